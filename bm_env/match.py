@@ -1,0 +1,125 @@
+"""A match: deals in turn, the dealer moving clockwise, until the rules' end and a winner.
+
+Tie-breaks follow the rules: ``tied_players`` plays extra deals among the tied players
+only, decided by that deal's own score (seed 000; two tied players play the full deck, 26
+each); ``all_players`` plays on with normal deals (seeds 003, 004); ``shared`` lets the
+tied players share the win. Petrone's −50 end always shares a tie (seed 004).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .deal import DONE, Deal, deal_hands, pass_direction_for
+from .rules import Rules
+from .scoring import match_would_end
+
+
+class Match:
+    """A match of deals. :attr:`deal` is the deal in progress; :meth:`step` advances it."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        rng: np.random.Generator | int | None = None,
+        first_dealer: int | None = None,
+        on_illegal: str = "raise",
+    ) -> None:
+        self.rules = rules
+        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        n = rules.num_players
+        if first_dealer is None:
+            first_dealer = int(self.rng.integers(n))  # "cut for low card"
+        if not 0 <= first_dealer < n:
+            raise ValueError(f"first_dealer must be a seat in 0..{n - 1}, got {first_dealer}")
+        self.first_dealer = first_dealer
+        self.on_illegal = on_illegal
+        self.totals = [0] * n
+        self.deals_played = 0  # deals that counted towards the totals
+        self.deal_number = 0  # every deal started, tie-break deals included (drives dealer and pass cycle)
+        self.completed: list[Deal] = []
+        self.tied: tuple[int, ...] | None = None  # seats in a tie-break among the tied players
+        self.winners: tuple[int, ...] | None = None
+        self.deal: Deal = self.start_deal()
+
+    @property
+    def is_over(self) -> bool:
+        return self.winners is not None
+
+    def next_deal_setup(self) -> tuple[tuple[int, ...], int]:
+        """Seats of the next deal and the position of its dealer."""
+        n = self.rules.num_players
+        seats = self.tied if self.tied is not None else tuple(range(n))
+        natural = (self.first_dealer + self.deal_number) % n
+        # The deal moves clockwise; in a tie-break the next tied seat from there deals.
+        dealer_seat = next(s for s in ((natural + i) % n for i in range(n)) if s in seats)
+        return seats, seats.index(dealer_seat)
+
+    def start_deal(
+        self,
+        hands: Sequence[int | Sequence[int]] | None = None,
+        dealer: int | None = None,
+        pass_direction: str | None = None,
+    ) -> Deal:
+        """Begin the next deal, dealt from the generator unless ``hands`` (by position) are given."""
+        seats, dealer_pos = self.next_deal_setup()
+        if dealer is not None:
+            if dealer not in seats:
+                raise ValueError(f"dealer seat {dealer} does not play this deal (seats {list(seats)})")
+            dealer_pos = seats.index(dealer)
+        k = len(seats)
+        if hands is None:
+            hands = deal_hands(self.rules, k, dealer_pos, self.rng)
+        if pass_direction is None:
+            pass_direction = pass_direction_for(self.rules, self.deal_number, self.rng)
+        elif pass_direction not in self.rules.pass_cycle:
+            raise ValueError(
+                f"pass direction {pass_direction!r} is not in this game's cycle {list(self.rules.pass_cycle)}"
+            )
+        totals = tuple(self.totals[s] for s in seats)
+        self.deal = Deal(
+            self.rules, hands, dealer_pos, pass_direction, seats, totals, self.deals_played, self.on_illegal
+        )
+        return self.deal
+
+    def step(self, action: int) -> None:
+        """Apply an action to the deal in progress; a finished deal is scored and the next one begun."""
+        self.deal.step(action)
+        if self.deal.phase == DONE:
+            self.finish_deal()
+            if not self.is_over:
+                self.start_deal()
+
+    def finish_deal(self) -> None:
+        """Score the finished deal into the match and decide whether the match is over."""
+        deal = self.deal
+        rules = self.rules
+        self.completed.append(deal)
+        self.deal_number += 1
+        better = min if rules.lower_wins else max
+        if self.tied is not None:
+            best = better(deal.scores)
+            still = tuple(s for s, x in zip(deal.seats, deal.scores) if x == best)
+            if len(still) == 1:
+                self.winners = still
+            else:
+                self.tied = still
+            return
+        for s, x in zip(deal.seats, deal.scores):
+            self.totals[s] += x
+        self.deals_played += 1
+        if rules.exact_reset is not None:
+            hit, reset_to = rules.exact_reset
+            self.totals = [reset_to if t == hit else t for t in self.totals]
+        if not match_would_end(rules, self.totals, self.deals_played):
+            return
+        best = better(self.totals)
+        leaders = tuple(s for s, t in enumerate(self.totals) if t == best)
+        floor_end = rules.match_floor is not None and min(self.totals) <= rules.match_floor
+        if len(leaders) == 1 or floor_end or rules.tie_break == "shared":
+            self.winners = leaders
+        elif rules.tie_break == "tied_players":
+            self.tied = leaders
+        # all_players: play on; the end rule is checked again after the next deal.

@@ -1,0 +1,476 @@
+"""One frozen rules object for the whole Hearts family, and its named presets.
+
+Every rule option of ``shared/RULES.md`` is a field of :class:`Rules`; the comment on each
+field names the source text (``seeds/000`` .. ``seeds/004``) it comes from. A preset is
+just an instance, built by :func:`make_rules`, so "black_maria with the moon rule and
+hearts led any time" is ``make_rules("black_maria", moon="shooter_minus",
+hearts_lead="any_time")``. Construction validates everything: an unknown option, a value
+outside the allowed set, a wrong type or an impossible combination raises
+:class:`RulesError` naming the problem and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .cards import FULL_DECK, NUM_CARDS, QUEEN_SPADES, card_str, mask_of, parse_card
+
+
+class RulesError(ValueError):
+    """A rules object or preset request that cannot be built, with the reason and the allowed values."""
+
+
+# ---------------------------------------------------------------------------
+# Deck tables: which cards each player count removes so that the deal is even.
+# ---------------------------------------------------------------------------
+
+
+def _cards(*names: str) -> frozenset[int]:
+    return frozenset(parse_card(n) for n in names)
+
+
+_TWOS = ("2C", "2D", "2H", "2S")
+
+#: Named removal tables, player count -> removed cards. Two players always use the full
+#: deck (26 each): that is the tie-break deal of seed 000 between two tied players.
+DECK_TABLES: dict[str, dict[int, frozenset[int]]] = {
+    # seed 000 (and RULES.md for 7 players): 3p no 2C; 4p full; 5p no 2C 2S; 6p no 2s; 7p no 2C 2D 2S.
+    "black_maria": {
+        2: frozenset(), 3: _cards("2C"), 4: frozenset(), 5: _cards("2C", "2S"),
+        6: _cards(*_TWOS), 7: _cards("2C", "2D", "2S"),
+    },
+    # seed 001: 3p no 2C; 5p no 2C 2D; 6p no 2s; 7p all 2s but 2H.
+    "black_maria_26": {
+        2: frozenset(), 3: _cards("2C"), 4: frozenset(), 5: _cards("2C", "2D"),
+        6: _cards(*_TWOS), 7: _cards("2C", "2D", "2S"),
+    },
+    # seed 003 ("Other numbers of players", method 3): 3p no 2D; 5p no 2D 2C.
+    "american_hearts": {2: frozenset(), 3: _cards("2D"), 4: frozenset(), 5: _cards("2D", "2C")},
+    # The full deck only divides evenly between 2 and 4 players.
+    "full": {2: frozenset(), 4: frozenset()},
+}
+
+
+# ---------------------------------------------------------------------------
+# Card value tables.
+# ---------------------------------------------------------------------------
+
+
+def _values(entries: Mapping[str, int]) -> tuple[int, ...]:
+    table = [0] * NUM_CARDS
+    for name, v in entries.items():
+        table[parse_card(name)] = v
+    return tuple(table)
+
+
+def _hearts(value_of_rank) -> dict[str, int]:
+    return {"23456789TJQKA"[r] + "H": value_of_rank(r) for r in range(13)}
+
+
+_SPADE_HONOURS = {"QS": 13, "KS": 10, "AS": 7}
+#: Named card-value tables (points a card scores for whoever takes it).
+VALUE_TABLES: dict[str, tuple[int, ...]] = {
+    # seed 000: hearts 1, QS 13, KS 10, AS 7 = 43.
+    "black_maria": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS}),
+    # seeds 001, 002, 003: hearts 1, QS 13 = 26.
+    "hearts": _values({**_hearts(lambda r: 1), "QS": 13}),
+    # seed 000 Dirty Lady: AH 5, KH 4, QH 3, JH 2, other hearts 1; QS 13.
+    "dirty_lady": _values({**_hearts(lambda r: {12: 5, 11: 4, 10: 3, 9: 2}.get(r, 1)), "QS": 13}),
+    # seed 000 Slippery Anne: QS 13 only.
+    "slippery_anne": _values({"QS": 13}),
+    # seeds 000, 003 Omnibus: black_maria plus JD -10.
+    "omnibus": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "JD": -10}),
+    # seeds 002, 003 spot (alternative): hearts 2-10 face value, J Q K 10, A 15; QS 25.
+    "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
+    # seed 003 Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
+    "spot_pip": _values({**_hearts(lambda r: r + 2), "QS": 25}),
+    # seed 004 Petrone: AS -7, KS -10, QS -13 (clean tricks score via clean_trick_bonus).
+    "petrone": _values({"QS": -13, "KS": -10, "AS": -7}),
+}
+
+
+# ---------------------------------------------------------------------------
+# Allowed values of the enumerated options.
+# ---------------------------------------------------------------------------
+
+FIRST_LEADS = ("eldest_any", "eldest_non_heart", "lowest_club", "lowest_club_any_club")
+HEARTS_LEADS = ("any_time", "when_broken")
+TRUMPS = ("none", "hearts")
+MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win")
+MATCH_ENDS = ("deals", "threshold_reached", "threshold_passed")
+TIE_BREAKS = ("tied_players", "all_players", "shared")
+PASS_ORDERS = ("cycle", "random")
+_DIRECTION_RE = re.compile(r"^(left|right)([1-9]?)$")
+DIRECTION_FORMS = "left, right, across, hold, or left2..left9 / right2..right9 (the k-th player to that side)"
+
+
+def direction_offset(direction: str, num_players: int) -> int:
+    """Seat offset of the receiver for a pass direction at a table of ``num_players``; 0 = hold.
+
+    ``across`` at an odd table (possible only in a tie-break deal among an odd number of
+    tied players) and a k-th pass that wraps onto the passer hold: nobody passes.
+    """
+    if direction == "hold":
+        return 0
+    if direction == "across":
+        return num_players // 2 if num_players % 2 == 0 else 0
+    m = _DIRECTION_RE.match(direction)
+    if m is None:
+        raise RulesError(f"unknown pass direction {direction!r}; allowed: {DIRECTION_FORMS}")
+    k = int(m.group(2) or 1)
+    return (k if m.group(1) == "left" else -k) % num_players
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of the Hearts family. Build presets with :func:`make_rules`.
+
+    Seats, cards and actions follow ``shared/RULES.md``. Scores are in the rules' own unit
+    and sign: penalty points where ``lower_wins`` (the Hearts family), plus points in
+    Petrone's game.
+    """
+
+    # --- table -----------------------------------------------------------------------
+    num_players: int = 3  # seeds 000 (3-6), 001 (3-7), 003 (3-5 American): players at the table
+    deck_table: str = "black_maria"  # seeds 000/001/003: which cards each player count removes
+    # --- passing ----------------------------------------------------------------------
+    pass_count: int = 3  # seeds 000-004: cards each player passes
+    pass_count_over_four: int | None = None  # seed 001: "more than four players ... pass only 2"
+    pass_cycle: tuple[str, ...] = ("right",)  # seed 000 right; 003 left, right, across, hold
+    pass_order: str = "cycle"  # "cycle" by deal number; "random": drawn per deal (OpenSpiel's game)
+    no_pass_cards: tuple[int, ...] = ()  # seed 000 Dirty Lady: QS may not be passed
+    # --- leading and following ---------------------------------------------------------
+    first_lead: str = "eldest_non_heart"  # seed 000 eldest any non-heart; 003 holder of 2C leads it
+    hearts_lead: str = "when_broken"  # seed 000/003 only once broken; 001/002/004 any time
+    queen_breaks_hearts: bool = False  # seed 003: "Some play that the Queen of Spades breaks hearts"
+    lead_hearts_with_queen_only: bool = False  # seed 003: holding only hearts and QS, may lead a heart
+    first_trick_no_points: bool = False  # seed 003: no penalty cards on the first trick unless nothing else
+    trumps: str = "none"  # seed 004: hearts are trumps in Petrone's game; none elsewhere
+    # --- scoring ----------------------------------------------------------------------
+    card_values: tuple[int, ...] = VALUE_TABLES["black_maria"]  # points per card id; see VALUE_TABLES
+    clean_trick_bonus: int = 0  # seed 004: +3 for each trick with no valued card
+    lower_wins: bool = True  # seeds 000-003 lowest total wins; 004 highest
+    moon: str = "off"  # seed 000 optional slam (shooter_minus); 003 the three variants
+    # --- match ------------------------------------------------------------------------
+    match_end: str = "deals"  # seed 000 fixed deals or threshold; 001-003 threshold
+    match_deals: int = 9  # seed 000: a multiple of the player count, 9 for three players
+    match_threshold: int = 100  # seeds 000-003: 100, 50 (001), 500 (spot); 004: 50
+    match_floor: int | None = None  # seed 004: someone at -50 ends the match, the victory shared
+    exact_reset: tuple[int, int] | None = None  # seed 003: exactly 100 after a deal resets to 50 (or 0)
+    tie_break: str = "tied_players"  # seed 000: extra deal among the tied; 003/004: play on
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # --- derived facts ----------------------------------------------------------------
+
+    def removed_cards(self, num_players: int | None = None) -> frozenset[int]:
+        """Cards taken out of the deck for a deal among ``num_players`` (default: the table)."""
+        n = self.num_players if num_players is None else num_players
+        table = DECK_TABLES[self.deck_table]
+        if n not in table:
+            raise RulesError(
+                f"deck table {self.deck_table!r} does not cover {n} players; it covers {sorted(table)}"
+            )
+        return table[n]
+
+    def deck_mask(self, num_players: int | None = None) -> int:
+        """Bit mask of the cards dealt among ``num_players``."""
+        return FULL_DECK & ~mask_of(self.removed_cards(num_players))
+
+    def hand_size(self, num_players: int | None = None) -> int:
+        n = self.num_players if num_players is None else num_players
+        return bin(self.deck_mask(n)).count("1") // n
+
+    def passes_for(self, num_players: int | None = None) -> int:
+        """Cards each player passes at a table of ``num_players``."""
+        n = self.num_players if num_players is None else num_players
+        if self.pass_count_over_four is not None and n > 4:
+            return self.pass_count_over_four
+        return self.pass_count
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space: the 52 card ids (extra decision ids come after them)."""
+        return NUM_CARDS
+
+    def replace(self, **changes: Any) -> "Rules":
+        """A copy with some options changed (validated like a new object)."""
+        return _construct({**self.to_dict(), **_normalise_overrides(changes)})
+
+    # --- dict form --------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able dict: cards as strings, card values as ``{card: value}`` of the non-zero ones."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.name == "card_values":
+                v = {card_str(c): x for c, x in enumerate(v) if x}
+            elif f.name == "no_pass_cards":
+                v = [card_str(c) for c in v]
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+        """Inverse of :meth:`to_dict`; unknown keys are rejected."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be given as a mapping of option names to values, got {type(data).__name__}")
+        return _construct(dict(data))
+
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def _normalise_overrides(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Accept the friendly forms of a few options (names, card strings, lists)."""
+    out = {}
+    for k, v in values.items():
+        if k == "card_values":
+            v = _coerce_card_values(v)
+        elif k == "no_pass_cards":
+            if isinstance(v, (str, int)):
+                v = [v]
+            if not isinstance(v, (list, tuple)):
+                raise RulesError(f"no_pass_cards must be a list of cards such as ['QS'], got {v!r}")
+            v = tuple(parse_card(c) if isinstance(c, str) else c for c in v)
+        elif k == "pass_cycle" and isinstance(v, str):
+            v = (v,)
+        elif k in ("pass_cycle", "exact_reset") and isinstance(v, list):
+            v = tuple(v)
+        out[k] = v
+    return out
+
+
+def _coerce_card_values(v: Any) -> tuple[int, ...]:
+    if isinstance(v, str):
+        if v not in VALUE_TABLES:
+            raise RulesError(f"unknown card value table {v!r}; allowed: {sorted(VALUE_TABLES)} or a mapping card -> value")
+        return VALUE_TABLES[v]
+    if isinstance(v, Mapping):
+        table = [0] * NUM_CARDS
+        for c, x in v.items():
+            cid = parse_card(c) if isinstance(c, str) else c
+            if not isinstance(cid, int) or not 0 <= cid < NUM_CARDS:
+                raise RulesError(f"card_values key {c!r} is not a card")
+            table[cid] = x
+        return tuple(table)
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    raise RulesError(f"card_values must be a table name {sorted(VALUE_TABLES)}, a mapping card -> value, or 52 ints; got {v!r}")
+
+
+def _construct(values: dict[str, Any]) -> Rules:
+    unknown = sorted(set(values) - set(OPTION_NAMES))
+    if unknown:
+        raise RulesError(f"unknown rules option(s) {unknown}; allowed options: {list(OPTION_NAMES)}")
+    return Rules(**_normalise_overrides(values))
+
+
+_FIELD_TYPES = {
+    "num_players": int, "deck_table": str, "pass_count": int, "pass_count_over_four": (int, type(None)),
+    "pass_cycle": tuple, "pass_order": str, "no_pass_cards": tuple, "first_lead": str, "hearts_lead": str,
+    "queen_breaks_hearts": bool, "lead_hearts_with_queen_only": bool, "first_trick_no_points": bool,
+    "trumps": str, "card_values": tuple, "clean_trick_bonus": int, "lower_wins": bool, "moon": str,
+    "match_end": str, "match_deals": int, "match_threshold": int, "match_floor": (int, type(None)),
+    "exact_reset": (tuple, type(None)), "tie_break": str,
+}
+assert set(_FIELD_TYPES) == set(OPTION_NAMES)
+
+_CHOICES = {
+    "deck_table": tuple(DECK_TABLES), "pass_order": PASS_ORDERS, "first_lead": FIRST_LEADS,
+    "hearts_lead": HEARTS_LEADS, "trumps": TRUMPS, "moon": MOONS, "match_end": MATCH_ENDS,
+    "tie_break": TIE_BREAKS,
+}
+
+
+def _fail(msg: str) -> None:
+    raise RulesError(msg)
+
+
+def _validate(r: Rules) -> None:
+    for name, typ in _FIELD_TYPES.items():
+        v = getattr(r, name)
+        # bool is an int subclass; an int option given True/False is a mistake worth naming.
+        bad_bool = typ is int and isinstance(v, bool)
+        if bad_bool or not isinstance(v, typ):
+            want = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
+            _fail(f"rules option {name} must be {want}, got {type(v).__name__} {v!r}")
+    for name, allowed in _CHOICES.items():
+        if getattr(r, name) not in allowed:
+            _fail(f"rules option {name}={getattr(r, name)!r} is not allowed; allowed: {list(allowed)}")
+
+    n = r.num_players
+    if not 3 <= n <= 7:
+        _fail(f"num_players={n} is not allowed; allowed: 3 to 7 (2 only for a tie-break deal)")
+    table = DECK_TABLES[r.deck_table]
+    if n not in table:
+        _fail(f"deck table {r.deck_table!r} does not cover {n} players; it covers {sorted(k for k in table if k >= 3)}")
+    if r.tie_break == "tied_players":
+        missing = [k for k in range(2, n) if k not in table]
+        if missing:
+            _fail(
+                f"tie_break='tied_players' needs deals among fewer players, but deck table {r.deck_table!r} "
+                f"does not cover {missing} players; use tie_break 'all_players' or another deck table"
+            )
+
+    if not r.pass_cycle:
+        _fail(f"pass_cycle must name at least one direction ({DIRECTION_FORMS})")
+    for d in r.pass_cycle:
+        if not isinstance(d, str):
+            _fail(f"pass_cycle entries must be strings ({DIRECTION_FORMS}), got {d!r}")
+        if d == "across" and n % 2:
+            _fail(f"pass_cycle has 'across' but {n} players have nobody across; across needs an even player count")
+        if d != "across" and d != "hold":
+            direction_offset(d, n)
+            k = int(_DIRECTION_RE.match(d).group(2) or 1)
+            if k >= n:
+                _fail(f"pass direction {d!r} needs more than {n} players; with {n} players k is at most {n - 1}")
+    for count_name in ("pass_count", "pass_count_over_four"):
+        count = getattr(r, count_name)
+        if count is not None and count < 0:
+            _fail(f"{count_name}={count} must not be negative")
+    hand = r.hand_size()
+    if r.passes_for() > hand:
+        _fail(f"a pass of {r.passes_for()} cards is larger than a hand of {hand} cards with {n} players")
+    for c in r.no_pass_cards:
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_CARDS:
+            _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {c!r}")
+
+    if len(r.card_values) != NUM_CARDS or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.card_values):
+        _fail(f"card_values must be 52 ints, one per card id; got {len(r.card_values)} values")
+    if r.first_lead.startswith("lowest_club") and not r.deck_mask() & 0x1FFF:
+        _fail("first_lead lowest_club needs clubs in the deck")
+    if r.match_deals < 1:
+        _fail(f"match_deals={r.match_deals} must be at least 1")
+    if r.exact_reset is not None:
+        if len(r.exact_reset) != 2 or not all(isinstance(x, int) for x in r.exact_reset):
+            _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {r.exact_reset!r}")
+    if r.moon != "off" and not any(v > 0 for v in r.card_values):
+        _fail("a moon rule needs penalty cards (cards of positive value) to capture")
+
+
+# ---------------------------------------------------------------------------
+# Presets.
+# ---------------------------------------------------------------------------
+
+_AMERICAN_CYCLE = ("left", "right", "across", "hold")
+
+
+def _black_maria(n: int) -> dict[str, Any]:
+    return dict(num_players=n, match_deals=3 * n)
+
+
+def _black_maria_26(n: int) -> dict[str, Any]:
+    return dict(
+        num_players=n, deck_table="black_maria_26", pass_count_over_four=2, first_lead="eldest_any",
+        hearts_lead="any_time", card_values=VALUE_TABLES["hearts"], match_end="threshold_reached",
+        match_threshold=50, tie_break="all_players",
+    )
+
+
+def _black_maria_100(n: int) -> dict[str, Any]:
+    return dict(
+        num_players=n, first_lead="eldest_any", hearts_lead="any_time", match_end="threshold_reached",
+        match_threshold=100, tie_break="all_players",
+    )
+
+
+def _black_maria_spot(n: int) -> dict[str, Any]:
+    return {**_black_maria_100(n), "card_values": VALUE_TABLES["spot"], "match_threshold": 500}
+
+
+def _dirty_lady(n: int) -> dict[str, Any]:
+    return dict(
+        num_players=n, match_deals=3 * n, pass_cycle=("left",), no_pass_cards=(QUEEN_SPADES,),
+        card_values=VALUE_TABLES["dirty_lady"], moon="shooter_minus",
+    )
+
+
+def _slippery_anne(n: int) -> dict[str, Any]:
+    return dict(num_players=n, match_deals=3 * n, card_values=VALUE_TABLES["slippery_anne"])
+
+
+def _omnibus(n: int) -> dict[str, Any]:
+    return dict(num_players=n, match_deals=3 * n, card_values=VALUE_TABLES["omnibus"])
+
+
+def _american_hearts(n: int) -> dict[str, Any]:
+    # seed 003's 3- and 5-player cycles are options; the 4-player cycle has no 'across'
+    # counterpart at odd tables, so those use left, right, hold.
+    cycle = _AMERICAN_CYCLE if n % 2 == 0 else ("left", "right", "hold")
+    return dict(
+        num_players=n, deck_table="american_hearts", pass_cycle=cycle, first_lead="lowest_club",
+        hearts_lead="when_broken", card_values=VALUE_TABLES["hearts"], moon="shooter_minus",
+        match_end="threshold_reached", match_threshold=100, tie_break="all_players",
+    )
+
+
+def _openspiel_hearts(n: int) -> dict[str, Any]:
+    return dict(
+        num_players=n, deck_table="full", pass_cycle=_AMERICAN_CYCLE, pass_order="random",
+        first_lead="lowest_club", hearts_lead="when_broken", queen_breaks_hearts=True,
+        first_trick_no_points=True, card_values=VALUE_TABLES["hearts"], moon="others_plus",
+        match_end="deals", match_deals=1, tie_break="shared",
+    )
+
+
+def _spot_hearts(n: int) -> dict[str, Any]:
+    return {**_american_hearts(n), "card_values": VALUE_TABLES["spot_pip"], "match_threshold": 500}
+
+
+def _petrone(n: int) -> dict[str, Any]:
+    return dict(
+        num_players=n, deck_table="full", first_lead="eldest_any", hearts_lead="any_time", trumps="hearts",
+        card_values=VALUE_TABLES["petrone"], clean_trick_bonus=3, lower_wins=False,
+        match_end="threshold_reached", match_threshold=50, match_floor=-50, tie_break="all_players",
+    )
+
+
+#: preset name -> (builder of the options for a player count, default player count, allowed counts, one-line summary)
+PRESETS: dict[str, tuple[Any, int, tuple[int, ...], str]] = {
+    "black_maria": (_black_maria, 3, (3, 4, 5, 6, 7), "seed 000: the British game, 43 points, pass 3 right, 3x players deals"),
+    "black_maria_26": (_black_maria_26, 3, (3, 4, 5, 6, 7), "seed 001: hearts 1 + QS 13, hearts any time, to 50"),
+    "black_maria_100": (_black_maria_100, 3, (3, 4), "seed 002: 43-point scheme, hearts any time, to 100"),
+    "black_maria_spot": (_black_maria_spot, 3, (3, 4), "seeds 002/003: spot values, QS 25, to 500"),
+    "dirty_lady": (_dirty_lady, 3, (3, 4, 5, 6), "seed 000: pass left, QS may not be passed, graded hearts"),
+    "slippery_anne": (_slippery_anne, 3, (3, 4, 5, 6), "seed 000: only QS scores"),
+    "omnibus": (_omnibus, 3, (3, 4, 5, 6), "seeds 000/003: black_maria plus JD -10"),
+    "american_hearts": (_american_hearts, 4, (3, 4, 5), "seed 003: pass cycle, 2C leads, moon, to 100"),
+    "openspiel_hearts": (_openspiel_hearts, 4, (4,), "seed 003 as OpenSpiel's hearts: one deal, QS breaks hearts"),
+    "spot_hearts": (_spot_hearts, 4, (3, 4, 5), "seed 003: hearts at pip value, QS 25, to 500"),
+    "petrone_black_mariah": (_petrone, 4, (4,), "seed 004: hearts trumps, +3 per clean trick, first to 50"),
+}
+
+
+def make_rules(preset: str | Rules = "black_maria", num_players: int | None = None, **overrides: Any) -> Rules:
+    """Build a preset for a player count, then apply option overrides.
+
+    ``num_players`` goes to the preset first, because some options follow it (the match
+    length of Black Maria is three deals per player, seed 001 passes 2 cards above four
+    players); the other overrides are applied on top and validated together.
+    """
+    if isinstance(preset, Rules):
+        base = preset.to_dict()
+        if num_players is not None:
+            base["num_players"] = num_players
+        return _construct({**base, **overrides})
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"unknown preset {preset!r}; allowed presets: {list(PRESETS)}")
+    builder, default_n, allowed_n, _ = PRESETS[preset]
+    n = default_n if num_players is None else num_players
+    if isinstance(n, bool) or not isinstance(n, int) or n not in allowed_n:
+        raise RulesError(f"preset {preset!r} is played by {list(allowed_n)} players, not {n!r}")
+    return _construct({**builder(n), **overrides})
+
+
+__all__ = [
+    "Rules", "RulesError", "make_rules", "PRESETS", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
+    "direction_offset", "FIRST_LEADS", "HEARTS_LEADS", "TRUMPS", "MOONS", "MATCH_ENDS", "TIE_BREAKS",
+]
