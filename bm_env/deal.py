@@ -357,3 +357,14 @@ def _check_hands(rules: Rules, masks: list[int]) -> None:
     sizes = {bin(m).count("1") for m in masks}
     if len(sizes) != 1:
         raise ValueError(f"hands must all be the same size, got sizes {[bin(m).count('1') for m in masks]}")
+
+
+def clone_deal(deal: Deal) -> Deal:
+    """An independent copy of a deal in progress (search players play copies out)."""
+    new = object.__new__(Deal)
+    new.__dict__.update(deal.__dict__)
+    for name in ("hands", "received", "played", "voids", "captured", "penalty_taken", "clean_tricks",
+                 "tricks_won", "tricks", "trick"):
+        setattr(new, name, list(getattr(deal, name)))
+    new.pass_picks = [list(p) for p in deal.pass_picks]
+    return new
