@@ -191,3 +191,18 @@ def decode(vec: np.ndarray, num_players: int) -> dict[str, object]:
         else:
             out[name] = tuple(int(x) for x in part)
     return out
+
+
+def layout_table(num_players: int) -> str:
+    """The layout as a markdown table (the README prints it): part, cells, first index."""
+    rows = ["| part | cells | indices |", "|---|---|---|"]
+    for name, sl in offsets(num_players).items():
+        rows.append(f"| `{name}` | {sl.stop - sl.start} | {sl.start}-{sl.stop - 1} |")
+    rows.append(f"| total | {size(num_players)} | |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
