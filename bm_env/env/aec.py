@@ -33,11 +33,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..cards import NUM_CARDS, cards_of, mask_of, parse_card
+from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, cards_of, mask_of, parse_card
 from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
-from ..observation import LAYOUT_VERSION, size
+from ..observation import LAYOUT_VERSION, offsets, size
 from ..rewards import REWARD_MODES, deal_rewards
 from ..rules import OPTION_NAMES, Rules, make_rules
 from .render import render_table
@@ -126,6 +126,7 @@ class BlackMariaEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size(n),), np.int8)
         self._tracker = ObservationTracker(self.rules)
+        self._hand_cell = offsets(n)["hand"].start
         self._rng: np.random.Generator | None = None
         self._episodes = 0
         self._first_dealer = 0
@@ -288,12 +289,30 @@ class BlackMariaEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         deal = self._deal
+        row = self._tracker.obs[seat]
         if not self._over and deal.seats[deal.to_act] == seat:
-            bits = np.frombuffer(deal.legal.to_bytes(8, "little"), dtype=np.uint8)
-            mask = np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
+            mask = self._legal_mask(deal, row)
         else:
             mask = np.zeros(self.rules.num_actions, dtype=np.int8)
-        return {"observation": self._tracker.obs[seat].copy(), "action_mask": mask}
+        return {"observation": row.copy(), "action_mask": mask}
+
+    def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
+        """The acting player's legal actions as int8. Most often they are the whole hand or one
+        suit of it, which the observation row already holds: copying that slice is several
+        times cheaper than unpacking the bit mask."""
+        legal = deal.legal
+        hand = deal.hands[deal.to_act]
+        h = self._hand_cell
+        if legal == hand:
+            return row[h:h + NUM_CARDS].copy()
+        suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS
+        if legal == hand & SUIT_MASKS[suit]:
+            mask = np.zeros(self.rules.num_actions, dtype=np.int8)
+            a = suit * NUM_RANKS
+            mask[a:a + NUM_RANKS] = row[h + a:h + a + NUM_RANKS]
+            return mask
+        bits = np.frombuffer(legal.to_bytes(8, "little"), dtype=np.uint8)
+        return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""
