@@ -75,7 +75,7 @@ class VectorEngine:
         u64 = lambda: np.zeros((n, N), dtype=np.uint64)  # noqa: E731
         self.hands, self.received, self.trick_bits = u64(), u64(), u64()
         self.moved = np.zeros((2, n, N), dtype=np.uint64)  # [0]: cards passed, [1]: cards played
-        self.trick_ids = np.full((n, N), _NO_CARD, dtype=np.int64)
+        self.trick_ids = np.full((n, N), _NO_CARD, dtype=np.int8)
         self.voids = np.zeros((n, N), dtype=np.uint8)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
@@ -350,7 +350,7 @@ class VectorEngine:
     def _finish_tricks(self, games: np.ndarray) -> np.ndarray:
         """Score the complete tricks of ``games``; returns the games whose deal is over."""
         N = self.num_envs
-        ids = self.trick_ids[:, games]
+        ids = self.trick_ids[:, games].astype(np.int16)
         suits = ids // 13
         key = np.where(suits == self.led[games], ids, -1)
         if self.rules.trumps == "hearts":

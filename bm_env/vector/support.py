@@ -34,11 +34,11 @@ def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRulesError` unless the engine plays ``rules`` exactly as the reference engine."""
     if not isinstance(rules, Rules):
         raise TypeError(f"the vector engine needs a bm_env.rules.Rules object, got {type(rules).__name__}")
-    defaults = Rules()
     for f in dataclasses.fields(rules):
         if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS:
             continue
-        if getattr(rules, f.name) != getattr(defaults, f.name):
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if getattr(rules, f.name) != default:
             raise UnsupportedRulesError(
                 f"the vector engine does not implement rules option {f.name}={getattr(rules, f.name)!r}; "
                 f"it plays the options {sorted(DEAL_OPTIONS)} (match options only as features of a fresh match)"
@@ -55,8 +55,9 @@ def check_supported(rules: Rules) -> None:
             f"clean_trick_bonus={rules.clean_trick_bonus} must fit the int8 observation (-128..127)"
         )
     deck = rules.deck_mask()
-    spread = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1)
-    spread += abs(rules.clean_trick_bonus) * rules.hand_size() + spread  # a moon can move the total once more
+    cards = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1)
+    # Every valued card and clean trick to one seat, and a moon moving the penalty total once more.
+    spread = 2 * cards + abs(rules.clean_trick_bonus) * rules.hand_size()
     if spread > MAX_DEAL_POINTS:
         raise UnsupportedRulesError(
             f"deal scores of these card values could reach {spread}; the vector engine carries at most "
