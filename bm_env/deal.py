@@ -190,7 +190,7 @@ class Deal:
         self.led_suit = -1
         self.hearts_broken = False
         self.scores: tuple[int, ...] | None = None
-        self.renege: tuple[int, int] | None = None  # (position, card) under the renege penalty
+        self.renege: tuple[int, int, str] | None = None  # (position, card, phase) under the renege penalty
 
         if self.pass_count:
             self.phase = PASS
@@ -292,7 +292,7 @@ class Deal:
         if self.on_illegal == "raise" or self.phase not in (PASS, PLAY):
             raise IllegalActionError(msg)
         # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.
-        self.renege = (p, action)
+        self.renege = (p, action, self.phase)
         if self.rules.lower_wins:
             penalty = self.penalty_total
         else:

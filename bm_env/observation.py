@@ -191,3 +191,55 @@ def decode(vec: np.ndarray, num_players: int) -> dict[str, object]:
         else:
             out[name] = tuple(int(x) for x in part)
     return out
+
+
+_PART_DOCS = {
+    "hand": "cards held (during passing, without the cards already picked to pass)",
+    "passed_to_seat": "cards I passed to seat r",
+    "received": "cards passed to me; empty until every player has passed",
+    "played_by_seat": "cards seat r has played this deal (the current trick included)",
+    "trick_card_seat": "the card seat r has put on the current trick",
+    "no_pass_cards": "rule: cards that may not be passed",
+    "card_values": "rule: points each card scores for its taker",
+    "phase": "passing, playing (both 0 once the deal is over)",
+    "pass_receiver": "one-hot: the seat that receives my pass this deal (index 0: no pass)",
+    "pass_count": "cards each player passes this deal",
+    "in_deal": "seat r plays this deal (a tie-break deal among some players leaves others out)",
+    "dealer": "one-hot: the dealer's seat",
+    "trick_leader": "one-hot: who led the current trick",
+    "led_suit": "one-hot: suit led to the current trick",
+    "voids": "seat r has shown void in suit s (index 4r + s)",
+    "points_taken": "points each seat has taken this deal (two cells each)",
+    "tricks_played": "tricks completed this deal",
+    "hearts_broken": "hearts have been broken",
+    "match_scores": "match totals by seat (two cells each)",
+    "deals_played": "deals counted in the match so far",
+    "deals_left": "deals until the end of a fixed-length match (else 0)",
+    "threshold_gap": "threshold minus the highest total in a threshold match (else 0)",
+    "tie_break_deal": "this is a tie-break deal among the tied players",
+    "players_in_deal": "rule: one-hot, players in this deal (2..7)",
+    "trumps_hearts": "rule: hearts are trumps",
+    "lower_wins": "rule: the lowest total wins",
+    "clean_trick_bonus": "rule: points for a trick without a valued card",
+    "moon": "rule: one-hot moon rule (off, shooter_minus, others_plus, others_plus_unless_win)",
+    "hearts_when_broken": "rule: hearts may be led only once broken",
+    "queen_breaks_hearts": "rule: Q♠ breaks hearts",
+    "first_trick_no_points": "rule: no penalty cards on the first trick",
+    "first_lead": "rule: one-hot first-lead rule (eldest_any, eldest_non_heart, lowest_club, lowest_club_any_club)",
+}
+
+
+def layout_table(num_players: int) -> str:
+    """The layout as a markdown table (the README prints it): part, cells, indices, meaning."""
+    rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]
+    for name, sl in offsets(num_players).items():
+        doc = _PART_DOCS.get(name.rstrip("0123456789"), "")
+        rows.append(f"| `{name}` | {sl.stop - sl.start} | {sl.start}-{sl.stop - 1} | {doc} |")
+    rows.append(f"| total | {size(num_players)} | | |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))

@@ -84,6 +84,8 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
     "slippery_anne": _values({"QS": 13}),
     # seeds 000, 003 Omnibus: black_maria plus JD -10.
     "omnibus": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "JD": -10}),
+    # seeds 000, 003 Omnibus option: the 10 of diamonds as the bonus card instead.
+    "omnibus_ten_diamonds": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "TD": -10}),
     # seeds 002, 003 spot (alternative): hearts 2-10 face value, J Q K 10, A 15; QS 25.
     "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
     # seed 003 Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.

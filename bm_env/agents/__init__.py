@@ -1,0 +1,130 @@
+"""Agents by name: ``make_agent("pimc:worlds=20", rules, seed)``.
+
+A spec is ``name`` or ``name:arguments``; arguments are ``key=value`` items separated by
+commas, and ``policy`` also takes the checkpoint path as its first, unnamed argument.
+A trailing ``#tag`` (``random#b``) is a label only: it lets a seating hold two agents of
+the same kind that reports keep apart.
+
+| spec | agent |
+|---|---|
+| ``random`` | uniform over legal actions, seeded |
+| ``heuristic`` | the rule-based player of :mod:`.heuristic` |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``random`` or a checkpoint path |
+| ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import Rules
+from .base import Agent
+from .heuristic import HeuristicAgent
+from .pimc import PimcAgent, heuristic_playout, random_playout
+from .policy import PolicyAgent
+from .random_agent import RandomAgent
+
+AGENT_NAMES = ("random", "heuristic", "pimc", "policy")
+_PARAMS = {
+    "random": {},
+    "heuristic": {},
+    "pimc": {"worlds": int, "rollouts": int, "rollout": str},
+    "policy": {"path": str, "greedy": bool},
+}
+SPEC_FORMS = "random | heuristic | pimc[:worlds=N,rollouts=N,rollout=heuristic|random|PATH] | policy:PATH[,greedy=true|false]"
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that cannot be read, with the accepted forms."""
+
+
+def _value(name: str, key: str, text: str, typ) -> Any:
+    if typ is bool:
+        low = text.lower()
+        if low in ("true", "1", "yes"):
+            return True
+        if low in ("false", "0", "no"):
+            return False
+        raise AgentSpecError(f"{name}: {key}={text!r} must be true or false")
+    if typ is int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise AgentSpecError(f"{name}: {key}={text!r} must be a whole number") from None
+        if v < 1:
+            raise AgentSpecError(f"{name}: {key}={v} must be at least 1")
+        return v
+    if not text:
+        raise AgentSpecError(f"{name}: {key} is empty")
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"pimc:worlds=20"`` -> ``("pimc", {"worlds": 20})``; refuses anything malformed with a message."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"agent spec must be a non-empty string; accepted: {SPEC_FORMS}")
+    body = spec.strip().split("#", 1)[0]
+    name, _, rest = body.partition(":")
+    name = name.strip()
+    if name not in _PARAMS:
+        raise AgentSpecError(f"unknown agent {name!r} in spec {spec!r}; accepted: {SPEC_FORMS}")
+    params: dict[str, Any] = {}
+    allowed = _PARAMS[name]
+    if rest.strip():
+        for i, item in enumerate(rest.split(",")):
+            item = item.strip()
+            if "=" not in item:
+                if name == "policy" and i == 0 and item:
+                    params["path"] = item
+                    continue
+                raise AgentSpecError(f"argument {item!r} of spec {spec!r} is not key=value; accepted: {SPEC_FORMS}")
+            key, _, text = item.partition("=")
+            key = key.strip()
+            if key not in allowed:
+                what = f"allowed: {sorted(allowed)}" if allowed else "it takes no arguments"
+                raise AgentSpecError(f"agent {name!r} has no parameter {key!r} ({what})")
+            if key in params:
+                raise AgentSpecError(f"parameter {key!r} given twice in spec {spec!r}")
+            params[key] = _value(name, key, text.strip(), allowed[key])
+    elif ":" in body:
+        raise AgentSpecError(f"spec {spec!r} ends with ':' but gives no arguments; accepted: {SPEC_FORMS}")
+    if name == "policy" and "path" not in params:
+        raise AgentSpecError(f"policy needs a checkpoint path, e.g. 'policy:checkpoints/run.pt'; got {spec!r}")
+    return name, params
+
+
+def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
+    """The agent a spec names, for ``rules``, seeded with ``seed``."""
+    name, params = parse_spec(spec)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "heuristic":
+        return HeuristicAgent(seed)
+    if name == "policy":
+        return PolicyAgent(params["path"], rules, params.get("greedy", True), seed)
+    rollout = params.get("rollout", "heuristic")
+    if rollout == "heuristic":
+        playout = heuristic_playout
+    elif rollout == "random":
+        playout = random_playout
+    else:
+        playout = _policy_playout(PolicyAgent(rollout, rules, greedy=True, seed=seed))
+    return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), playout, seed, rollout)
+
+
+def _policy_playout(agent: PolicyAgent):
+    """A playout that lets a network play every seat, each from its own observation."""
+    from ..deal import DONE
+    from ..infostate import information_state
+    from ..observation import encode
+
+    def playout(deal, rng):
+        while deal.phase != DONE:
+            info = information_state(deal, deal.current_seat, None)
+            deal.step(agent.act(encode(info), deal.legal_mask(), info))
+
+    return playout
+
+
+__all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "HeuristicAgent", "PimcAgent", "PolicyAgent", "RandomAgent",
+           "make_agent", "parse_spec"]

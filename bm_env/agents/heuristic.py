@@ -1,0 +1,273 @@
+"""A rule-based player built from the sources' strategy advice, for every preset.
+
+It estimates, for each legal card, what playing it costs: the points of the trick times
+the chance of winning it, minus the value of getting a dangerous card out of the hand.
+All numbers come from the rules (card values, trumps, the clean-trick bonus), so the same
+player avoids Q♠ K♠ A♠ in Black Maria, hearts and Q♠ in American Hearts, and chases
+clean tricks with heart trumps in Petrone's game. What it does, and where the advice
+comes from (seed 000's tips, seed 003):
+
+* passing: the spade honours unless guarded by enough low spades, high hearts, the cards
+  of a short suit it can void, high cards in general;
+* following: the highest card that ducks under the winning card, dumping a penalty card
+  under a higher one (Q♠ under K♠); when it must win, the highest card if the trick is
+  safe, else the lowest winner;
+* discarding: Q♠ K♠ A♠ and high hearts first, then high cards of short suits;
+* leading: low cards that cannot win much, low spades to flush Q♠ when it does not hold
+  the K♠ or A♠, never into a suit someone has shown void in when points can be dumped;
+* keeping a low heart as a duck (low hearts are worth little to shed).
+
+The decision reads only what its seat may know: its hand, the cards played, voids shown
+and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
+fast playouts (search players), :func:`view_from_info` from an
+:class:`~bm_env.infostate.InfoState`; both give the same view of the same seat.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
+from ..deal import PASS, Deal
+from ..infostate import InfoState
+from ..rules import Rules
+
+_SUIT_OF = tuple(c // NUM_RANKS for c in range(NUM_CARDS))
+_BELOW = tuple(SUIT_MASKS[c // NUM_RANKS] & ((1 << c) - 1) for c in range(NUM_CARDS))  # same suit, lower
+_ABOVE = tuple(SUIT_MASKS[c // NUM_RANKS] & ~((1 << (c + 1)) - 1) for c in range(NUM_CARDS))  # same suit, higher
+
+
+class _Tables:
+    """What the heuristic derives once per rules: card costs and how bad a trick is on average."""
+
+    def __init__(self, rules: Rules, num_players: int) -> None:
+        deck = rules.deck_mask(num_players)
+        sign = 1 if rules.lower_wins else -1
+        # cost = what taking the card does to my result (positive = bad) in every preset.
+        self.cost = tuple(sign * v if deck >> c & 1 else 0 for c, v in enumerate(rules.card_values))
+        self.bonus = rules.clean_trick_bonus  # gained (higher-wins) for a trick without a valued card
+        self.bonus_cost = -self.bonus if not rules.lower_wins else self.bonus
+        self.valued = mask_of(c for c in range(NUM_CARDS) if rules.card_values[c])
+        self.penalty = mask_of(c for c in range(NUM_CARDS) if self.cost[c] > 0) & deck
+        self.trumps = rules.trumps == "hearts"
+        tricks = rules.hand_size(num_players)
+        total = sum(x for x in self.cost if x > 0)
+        # Average cost of winning one trick: > 0 when tricks are to be avoided, < 0 when wanted.
+        self.trick_cost = total / tricks + self.bonus_cost * 0.75
+        self.max_cost = max(self.cost) if total else 0
+        self.guard = max(2, (tricks + 3) // 4)  # low cards that make a high spade safe to keep
+        self.deck = deck
+
+
+@lru_cache(maxsize=64)
+def tables(rules: Rules, num_players: int) -> _Tables:
+    return _Tables(rules, num_players)
+
+
+class View:
+    """What one seat knows at a decision, as masks (see the module docstring)."""
+
+    __slots__ = ("t", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left")
+
+    def __init__(self, t, phase, hand, legal, trick, led, others, later, pass_left):
+        self.t = t
+        self.phase = phase
+        self.hand = hand  # my cards
+        self.legal = legal
+        self.trick = trick  # cards of the current trick, in play order
+        self.led = led  # led suit or -1
+        self.others = others  # cards held by the other players (where, unknown)
+        self.later = later  # (void suits bits, hand size) of each player still to play this trick
+        self.pass_left = pass_left
+
+
+def view_from_deal(deal: Deal) -> View:
+    """The view of the position to act in ``deal`` (uses only public facts plus its own hand)."""
+    p = deal.to_act
+    t = tables(deal.rules, deal.num_players)
+    hand = deal.hands[p]
+    if deal.phase == PASS:
+        return View(t, PASS, hand, deal.legal, (), -1, 0, (), deal.pass_count - len(deal.pass_picks[p]))
+    held = 0
+    for h in deal.hands:
+        held |= h
+    k = deal.num_players
+    trick = deal.trick
+    later = tuple(
+        (deal.voids[(p + i) % k], deal.hands[(p + i) % k].bit_count()) for i in range(1, k - len(trick))
+    )
+    return View(t, "play", hand, deal.legal, tuple(trick), deal.led_suit if trick else -1, held & ~hand, later, 0)
+
+
+def view_from_info(info: InfoState) -> View:
+    """The view of ``info.seat`` from its information state."""
+    k = len(info.seats)
+    t = tables(info.rules, k)
+    hand = mask_of(info.hand)
+    legal = mask_of(info.legal)
+    if info.phase == PASS:
+        return View(t, PASS, hand, legal, (), -1, 0, (), info.pass_count - len(info.passed))
+    gone = mask_of(c for _, c in info.plays)
+    pos = info.seats.index(info.seat)
+    trick = tuple(c for _, c in info.current_trick)
+    later_seats = [info.seats[(pos + i) % k] for i in range(1, k - len(trick))]
+    later = tuple((info.voids[s], info.hand_sizes[s]) for s in later_seats)
+    led = info.led_suit if info.led_suit is not None else -1
+    return View(t, "play", hand, legal, trick, led, t.deck & ~gone & ~hand, later, 0)
+
+
+# ---------------------------------------------------------------------------- passing
+
+
+def pass_score(v: View, c: int) -> float:
+    """How much the hand gains by passing card ``c`` (higher = pass it first)."""
+    t = v.t
+    hand = v.hand
+    suit = _SUIT_OF[c]
+    in_suit = hand & SUIT_MASKS[suit]
+    n_suit = in_suit.bit_count()
+    low_guard = (in_suit & _BELOW[c]).bit_count()
+    score = 0.0
+    cost = t.cost[c]
+    # Cards of this suit we would capture by winning with c (Q♠ under K♠ and A♠), not held by us.
+    catch = sum(t.cost[x] for x in range(suit * NUM_RANKS, c) if t.penalty >> x & 1 and not hand >> x & 1)
+    if cost > 0 or catch > 0:
+        guarded = low_guard >= t.guard
+        score += (cost + 0.6 * catch) * (0.25 if guarded else 1.0)
+    elif cost < 0:
+        score += cost  # a bonus card (J♦ −10): keep it
+    rank = c % NUM_RANKS
+    if t.trumps and suit == HEARTS:
+        score -= 2 + rank * 0.5  # trumps win clean tricks: keep them
+    else:
+        score += t.trick_cost * rank / 4.0
+    if suit != HEARTS and cost <= 0 and 0 < n_suit <= v.pass_left:
+        score += 4.0 - n_suit + rank / 12.0  # voiding a short suit
+    return score
+
+
+# ---------------------------------------------------------------------------- play
+
+
+def _winner(trick, trumps: bool) -> int:
+    """The card winning the trick so far."""
+    led = _SUIT_OF[trick[0]]
+    best = trick[0]
+    for c in trick[1:]:
+        s = _SUIT_OF[c]
+        bs = _SUIT_OF[best]
+        if s == bs:
+            if c > best:
+                best = c
+        elif trumps and s == HEARTS and bs == led:
+            best = c
+    return best
+
+
+def play_score(v: View, c: int) -> float:
+    """Estimated cost of playing ``c`` now (lower is better), from this seat's knowledge."""
+    t = v.t
+    cost = t.cost
+    trick = v.trick
+    suit = _SUIT_OF[c]
+    led = v.led if trick else suit
+    others = v.others
+    n_others = others.bit_count() or 1
+    # Value of getting c out of the hand: its points and, for high cards, its winning power.
+    suit_others = others & SUIT_MASKS[suit]
+    lower = (suit_others & _BELOW[c]).bit_count()
+    power = lower / (suit_others.bit_count() + 1)
+    my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
+    shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0
+    if t.trumps and suit == HEARTS:
+        shed -= 1.0  # a trump is worth keeping
+    elif my_suit <= 2 and t.trick_cost > 0:
+        shed += 0.7 / my_suit  # towards a void
+    if trick:
+        best = _winner(trick, t.trumps)
+        bs = _SUIT_OF[best]
+        if bs == suit:
+            wins = c > best
+        else:
+            wins = t.trumps and suit == HEARTS and bs != HEARTS
+        if not wins:
+            return -shed - max(cost[c], 0) * 0.7  # it lands with someone else
+        pts = sum(cost[x] for x in trick) + cost[c]
+        valued = any(t.valued >> x & 1 for x in trick) or bool(t.valued >> c & 1)
+    else:
+        pts = cost[c]
+        valued = bool(t.valued >> c & 1)
+    # Chance that a later player takes the trick from c, and what they add to it.
+    led_others = others & SUIT_MASKS[led]
+    n_led = led_others.bit_count()
+    higher = (led_others & _ABOVE[c]).bit_count() if suit == led else 0
+    keep = 1.0
+    added = 0.0
+    for voids, size in v.later:
+        if voids >> led & 1:
+            p_void = 1.0
+        else:
+            p_void = (1.0 - n_led / n_others) ** size
+            if higher:
+                keep *= 1.0 - 0.6 * (1.0 - (1.0 - higher / n_others) ** size) * (1.0 - p_void)
+        if t.trumps and led != HEARTS and not (suit == HEARTS and suit != led):
+            hearts_out = (others & SUIT_MASKS[HEARTS]).bit_count()
+            if not voids >> HEARTS & 1 and hearts_out:
+                keep *= 1.0 - 0.8 * p_void
+        # A void player dumps their worst card on my trick.
+        added += p_void * t.max_cost * 0.6
+    # Penalty cards of the led suit below c that a later player may drop under it (Q♠ under K♠).
+    if suit == led and v.later:
+        later_cards = sum(size for _, size in v.later)
+        under = led_others & _BELOW[c] & t.penalty
+        while under:
+            low = under & -under
+            x = low.bit_length() - 1
+            under ^= low
+            added += cost[x] * min(1.0, later_cards / n_others)
+    expect = pts + added
+    if t.bonus_cost and not valued:
+        expect += t.bonus_cost * (1.0 - min(1.0, added / (t.max_cost or 1)))
+    return keep * expect - shed
+
+
+def choose(v: View) -> int:
+    """The heuristic's card for this view (lowest card id among equals, so it is deterministic)."""
+    legal = v.legal
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    score = pass_score if v.phase == PASS else play_score
+    best, best_s = -1, None
+    m = legal
+    sign = -1.0 if v.phase == PASS else 1.0
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        s = sign * score(v, c)
+        if best_s is None or s < best_s:
+            best, best_s = c, s
+    return best
+
+
+class HeuristicAgent:
+    """The rule-based player; deterministic, so ``reset`` only exists for the protocol."""
+
+    needs_observation = False
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "heuristic"
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState) -> int:
+        if info is None:
+            raise ValueError("the heuristic reads the information state; pass info=information_state(...)")
+        v = view_from_info(info)
+        legal = int(mask_of(np.flatnonzero(mask).tolist()))
+        if legal != v.legal:
+            raise ValueError("the mask does not match the information state's legal actions")
+        return choose(v)

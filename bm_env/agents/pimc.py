@@ -1,0 +1,203 @@
+"""Perfect-information Monte Carlo search: sample the hidden hands, play each card out.
+
+At a play decision the agent draws ``worlds`` deals consistent with everything its seat
+knows (:func:`sample_hidden_hands`): each other player gets exactly as many cards as they
+hold, no card of a suit they have shown void in, and the cards this seat passed to a
+player who still holds them. For every world it rebuilds a deal from the information
+state alone (:func:`world_deal`: the sampled hands plus the cards already played,
+replayed trick by trick), then for each legal card plays the deal out ``rollouts`` times
+with a playout policy (the heuristic by default) and scores the card by the seat's mean
+result. The same worlds serve every card, so cards are compared on the same deals.
+It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
+Passing is left to the heuristic (the sources call it the key decision, and a pass
+search would need the other players' passes too).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
+from ..deal import DONE, PASS, Deal, IllegalActionError, clone_deal
+from ..infostate import InfoState
+from . import heuristic
+
+_SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
+
+
+def _feasible(count: list[int], cap: dict[int, int], eligible: list[tuple[int, ...]]) -> bool:
+    """Hall's condition: every set of suits fits in the seats that may hold those suits."""
+    for sub in _SUBSETS:
+        need = 0
+        seats: set[int] = set()
+        for s in range(4):
+            if sub >> s & 1:
+                need += count[s]
+                seats.update(eligible[s])
+        if need and need > sum(cap[x] for x in seats):
+            return False
+    return True
+
+
+def inferred_voids(info: InfoState) -> tuple[int, ...]:
+    """Voids by seat: those shown by not following suit, plus what a heart lead reveals.
+
+    Where hearts must be broken, a heart led before any heart (or a breaking Q♠) was played
+    shows that the leader held nothing but hearts (seed 000), so they are void in the
+    other three suits from then on.
+    """
+    voids = list(info.voids)
+    rules = info.rules
+    if rules.hearts_lead != "when_broken" or rules.lead_hearts_with_queen_only:
+        return tuple(voids)
+    broken = False
+    k = len(info.seats)
+    for i, (seat, c) in enumerate(info.plays):
+        suit = c // NUM_RANKS
+        if i % k == 0 and suit == HEARTS and not broken:
+            voids[seat] |= 0b1011
+        if suit == HEARTS or (c == QUEEN_SPADES and rules.queen_breaks_hearts):
+            broken = True
+    return tuple(voids)
+
+
+def sample_hidden_hands(info: InfoState, rng: np.random.Generator) -> dict[int, int]:
+    """Hands (bit masks by match seat) of the other players, consistent with ``info``.
+
+    Cards are placed one at a time in random order, each with a seat drawn in proportion
+    to the room it has left, among the seats not void in its suit; a placement that would
+    leave the remaining cards without room (Hall's condition over suits) is not taken, so
+    the draw never dead-ends.
+    """
+    if info.phase == PASS:
+        raise ValueError("hidden hands are sampled during play; during passing the agent uses the heuristic")
+    others = [s for s in info.seats if s != info.seat]
+    known = info.known_held
+    hands = {s: mask_of(known.get(s, ())) for s in others}
+    cap = {s: info.hand_sizes[s] - len(known.get(s, ())) for s in others}
+    pool = list(info.unseen)
+    if sum(cap.values()) != len(pool) or min(cap.values(), default=0) < 0:
+        raise ValueError(
+            f"information state is inconsistent: {len(pool)} unseen cards for hand room {cap}"
+        )
+    voids = inferred_voids(info)
+    eligible = [tuple(s for s in others if not voids[s] >> suit & 1) for suit in range(4)]
+    count = [0, 0, 0, 0]
+    for c in pool:
+        count[c // NUM_RANKS] += 1
+    order = rng.permutation(len(pool))
+    for i in order:
+        c = pool[i]
+        suit = c // NUM_RANKS
+        count[suit] -= 1
+        cands = [s for s in eligible[suit] if cap[s] > 0]
+        weights = np.array([cap[s] for s in cands], dtype=float)
+        tried = rng.choice(len(cands), size=len(cands), replace=False, p=weights / weights.sum())
+        for j in tried:
+            s = cands[j]
+            cap[s] -= 1
+            if _feasible(count, cap, eligible):
+                hands[s] |= 1 << c
+                break
+            cap[s] += 1
+        else:  # cannot happen for an information state that came from a real deal
+            raise ValueError(f"no seat can hold card {c} consistently with the voids shown")
+    return hands
+
+
+def world_deal(info: InfoState, hidden: dict[int, int]) -> Deal:
+    """A deal in the same position as ``info``, with the other players holding ``hidden``.
+
+    Built from the information state only: each position's hand at the start of play is
+    what it holds now plus what it has played; the deal starts with no pass (the cards have
+    moved already) and replays every card played so far.
+    """
+    seats = info.seats
+    played = {s: 0 for s in seats}
+    for s, c in info.plays:
+        played[s] |= 1 << c
+    now = dict(hidden)
+    now[info.seat] = mask_of(info.hand)
+    hands = [now[s] | played[s] for s in seats]
+    totals = tuple(info.match_scores[s] for s in seats)
+    deal = Deal(info.rules, hands, seats.index(info.dealer), "hold", seats, totals, info.deals_played)
+    for _, c in info.plays:
+        deal.step(c)
+    return deal
+
+
+def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200) -> Deal:
+    """A world deal consistent with ``info``: sampled hands under which every past play was legal.
+
+    The constraints of :func:`sample_hidden_hands` cover the common inferences; a rule that
+    reveals more (say, a penalty card shown on a first trick where points are barred) is
+    handled by drawing again until the replay accepts every card played.
+    """
+    for _ in range(tries):
+        try:
+            return world_deal(info, sample_hidden_hands(info, rng))
+        except IllegalActionError:
+            continue
+    raise RuntimeError(f"found no hidden hands consistent with the play so far in {tries} draws")
+
+
+def heuristic_playout(deal: Deal, rng: np.random.Generator) -> None:
+    """Finish ``deal`` with every player using the heuristic."""
+    view, choose = heuristic.view_from_deal, heuristic.choose
+    while deal.phase != DONE:
+        deal.step(choose(view(deal)))
+
+
+def random_playout(deal: Deal, rng: np.random.Generator) -> None:
+    """Finish ``deal`` with uniform random legal cards."""
+    while deal.phase != DONE:
+        legal = cards_of(deal.legal)
+        deal.step(legal[int(rng.integers(len(legal)))])
+
+
+class PimcAgent:
+    """Search player; ``worlds`` sampled deals, ``rollouts`` playouts per world and card."""
+
+    needs_observation = False
+
+    def __init__(self, worlds: int = 20, rollouts: int = 1, playout=heuristic_playout, seed: int | None = None,
+                 playout_name: str = "heuristic") -> None:
+        if worlds < 1 or rollouts < 1:
+            raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
+        self.worlds = worlds
+        self.rollouts = rollouts
+        self.playout = playout
+        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={playout_name})"
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState) -> int:
+        if info is None:
+            raise ValueError("pimc reads the information state; pass info=information_state(...)")
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if not legal:
+            raise ValueError("the mask has no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        if info.phase == PASS:
+            return heuristic.choose(heuristic.view_from_info(info))
+        return legal[int(np.argmax(self.action_values(info, legal)))]
+
+    def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
+        """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""
+        pos = info.seats.index(info.seat)
+        sign = -1.0 if info.rules.lower_wins else 1.0
+        totals = np.zeros(len(legal))
+        clone = clone_deal
+        for _ in range(self.worlds):
+            base = sample_world(info, self.rng)
+            for i, a in enumerate(legal):
+                for _ in range(self.rollouts):
+                    d = clone(base)
+                    d.step(a)
+                    self.playout(d, self.rng)
+                    totals[i] += sign * d.scores[pos]
+        return totals / (self.worlds * self.rollouts)
+

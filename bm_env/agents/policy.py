@@ -1,0 +1,54 @@
+"""A player driven by a trained network: observation vector in, masked logits out.
+
+Illegal actions get the dtype's lowest logit (not ``-inf``, which turns a softmax into
+NaN); the action is the best legal logit (``greedy``) or a draw from the masked softmax
+with the agent's own seeded generator. ``act_batch`` serves the vector engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ..infostate import InfoState
+from ..rules import Rules
+from .checkpoint import load_checkpoint
+
+
+class PolicyAgent:
+    needs_observation = True
+
+    def __init__(self, path: str, rules: Rules, greedy: bool = True, seed: int | None = None) -> None:
+        self.net, self.meta = load_checkpoint(path, rules)
+        self.greedy = greedy
+        self.path = path
+        self.name = f"policy({path},{'greedy' if greedy else 'sampled'})"
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info: InfoState | None = None) -> int:
+        if observation is None:
+            raise ValueError("the policy agent needs the observation vector (it declares needs_observation)")
+        return int(self.act_batch(observation[None], np.asarray(mask)[None])[0])
+
+    @torch.no_grad()
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per row: ``observations`` ``[batch, obs]``, ``masks`` ``[batch, actions]``."""
+        masks = np.asarray(masks)
+        if (masks.sum(axis=1) == 0).any():
+            raise ValueError("a row of the mask batch has no legal action")
+        logits = self.net(torch.as_tensor(np.asarray(observations), dtype=torch.float32))
+        legal = torch.as_tensor(masks != 0)
+        logits = logits.masked_fill(~legal, torch.finfo(logits.dtype).min)
+        if self.greedy:
+            return logits.argmax(dim=1).numpy()
+        probs = torch.softmax(logits, dim=1).numpy().astype(np.float64)
+        probs *= masks != 0
+        probs /= probs.sum(axis=1, keepdims=True)
+        u = self.rng.random(len(probs))[:, None]
+        picks = (probs.cumsum(axis=1) < u).sum(axis=1)
+        # Rounding can leave the cumulative sum just under u: fall back to the last legal action.
+        last_legal = masks.shape[1] - 1 - np.argmax((masks != 0)[:, ::-1], axis=1)
+        return np.minimum(picks, last_legal)

@@ -1,0 +1,100 @@
+"""Benchmark of the PettingZoo environment against OpenSpiel's C++ ``hearts``, same loop, same chooser.
+
+Both loops read the observation and the action mask at every decision and pick an action
+with the same cheap seeded chooser: a pre-drawn random integer modulo the number of legal
+actions (``mask.nonzero()[0]``), far cheaper than ``rng.choice`` (PERFORMANCE.md). A
+decision is a pass pick or a card played; OpenSpiel's chance steps (the deal, the pass
+direction) are played in its loop but not counted. :func:`run` returns rows for ``bm-bench``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..black_maria_v0 import env as make_env
+
+
+def _draws(count: int, seed: int) -> list[int]:
+    return np.random.default_rng(seed).integers(1 << 30, size=count).tolist()
+
+
+def env_decisions_per_second(decisions: int, seed: int = 0, **env_kwargs) -> float:
+    """Decisions/s of random play through ``env(**env_kwargs)``, observation and mask read each time."""
+    e = make_env(**env_kwargs)
+    e.reset(seed=seed)
+    draws = _draws(decisions, seed)
+    done = 0
+    start = time.perf_counter()
+    while done < decisions:
+        for _ in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            e.step(int(legal[draws[done] % len(legal)]))
+            done += 1
+            if done == decisions:
+                break
+        e.reset()
+    return decisions / (time.perf_counter() - start)
+
+
+def openspiel_decisions_per_second(decisions: int, seed: int = 0) -> float | None:
+    """The same loop over ``pyspiel`` ``hearts`` with its observer (zero-copy tensor); None without pyspiel."""
+    try:
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    # hearts provides only the information-state tensor (5,088 floats), so that is what the observer fills.
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    draws = _draws(decisions, seed)
+    chance = np.random.default_rng(seed)
+    done = 0
+    start = time.perf_counter()
+    while done < decisions:
+        state = game.new_initial_state()
+        while not state.is_terminal() and done < decisions:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(chance.integers(len(outcomes)))][0])
+                continue
+            player = state.current_player()
+            observer.set_from(state, player)
+            _ = observer.tensor
+            mask = np.asarray(state.legal_actions_mask(player), dtype=np.int8)
+            legal = mask.nonzero()[0]
+            state.apply_action(int(legal[draws[done] % len(legal)]))
+            done += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def run(quick: bool) -> list[dict]:
+    """Rows (name, value, unit, note) for ``bm-bench``: env decisions/s per setting, and OpenSpiel's."""
+    decisions = 20_000 if quick else 200_000
+    chooser = "pre-drawn int mod len(mask.nonzero()[0]), obs+mask read every decision"
+    rows = []
+    for label, kwargs in (
+        ("env black_maria 3p (deal episodes)", dict(rules="black_maria", num_players=3)),
+        ("env black_maria 3p (match episodes)", dict(rules="black_maria", num_players=3, episode="match")),
+        ("env american_hearts 4p (deal episodes)", dict(rules="american_hearts", num_players=4)),
+    ):
+        rate = env_decisions_per_second(decisions, **kwargs)
+        rows.append({"name": label, "value": round(rate), "unit": "decisions/s", "note": chooser})
+    rate = openspiel_decisions_per_second(decisions)
+    rows.append({
+        "name": "openspiel hearts 4p (pyspiel, observer)",
+        "value": None if rate is None else round(rate),
+        "unit": "decisions/s",
+        "note": chooser + ("" if rate is not None else "; pyspiel not installed"),
+    })
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run(quick=False):
+        print(f"{row['name']:45s} {row['value']:>10} {row['unit']}  ({row['note']})")

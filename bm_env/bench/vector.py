@@ -1,0 +1,78 @@
+"""Benchmark of the vector engine: decisions per second at several batch sizes, and its memory.
+
+A decision is a pass pick or a card played in one game; every step produces the
+observation and the mask of every game and chooses each game's action with
+:meth:`~bm_env.vector.VectorEngine.random_actions` (the k-th set bit of the legal set, k
+drawn from a seeded generator), which is timed too. Games re-deal themselves as they end,
+so dealing is timed as well. Peak memory is the ``tracemalloc`` peak of building the
+engine and playing, measured in a separate run (tracing slows numpy down).
+:func:`run` returns rows for ``bm-bench``.
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import numpy as np
+
+from ..rules import make_rules
+from ..vector import VectorEngine
+
+CHOOSER = "random_actions (k-th set bit of the legal set), obs + mask produced every step, one core"
+
+
+def decisions_per_second(preset: str, num_players: int | None, batch: int, decisions: int, seed: int = 0) -> float:
+    """Decisions/s of random play in ``batch`` games of ``preset``, after a short warm-up."""
+    engine = VectorEngine(make_rules(preset, num_players), batch, seed=seed)
+    rng = np.random.default_rng(seed)
+    engine.reset()
+    for _ in range(20):
+        engine.step(engine.random_actions(rng))
+    steps = max(decisions // batch, 50)
+    start = time.perf_counter()
+    for _ in range(steps):
+        engine.step(engine.random_actions(rng))
+    return steps * batch / (time.perf_counter() - start)
+
+
+def peak_memory_mb(preset: str, num_players: int | None, batch: int, steps: int = 100) -> float:
+    """``tracemalloc`` peak (MB) of building ``batch`` games and playing ``steps`` steps."""
+    tracemalloc.start()
+    try:
+        engine = VectorEngine(make_rules(preset, num_players), batch, seed=0)
+        rng = np.random.default_rng(0)
+        engine.reset()
+        for _ in range(steps):
+            engine.step(engine.random_actions(rng))
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def run(quick: bool) -> list[dict]:
+    """Rows (name, value, unit, note) for ``bm-bench``."""
+    decisions = 1_000_000 if quick else 8_000_000
+    rows = []
+    for batch in (1, 64, 1024, 4096, 16384):
+        budget = decisions if batch >= 1024 else decisions // (40 if batch == 1 else 4)
+        rate = decisions_per_second("black_maria", 3, batch, budget)
+        rows.append({"name": f"vector black_maria 3p batch {batch}", "value": round(rate), "unit": "decisions/s",
+                     "note": CHOOSER})
+    for preset, n in (("black_maria", 7), ("dirty_lady", 4), ("american_hearts", 4), ("openspiel_hearts", 4),
+                      ("spot_hearts", 5), ("petrone_black_mariah", 4)):
+        rate = decisions_per_second(preset, n, 4096, decisions)
+        rows.append({"name": f"vector {preset} {n}p batch 4096", "value": round(rate), "unit": "decisions/s",
+                     "note": CHOOSER})
+    for batch in (4096, 65536):
+        rows.append({"name": f"vector black_maria 3p batch {batch} peak memory",
+                     "value": round(peak_memory_mb("black_maria", 3, batch, 20 if quick else 100), 1),
+                     "unit": "MB", "note": "tracemalloc peak: engine, buffers, dealing and play"})
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    for row in run(quick="--quick" in sys.argv):
+        print(f"{row['name']:48s} {row['value']:>12} {row['unit']}  ({row['note']})")

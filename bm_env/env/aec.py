@@ -1,0 +1,366 @@
+"""The PettingZoo AEC environment: a thin adapter that steps the :class:`~bm_env.match.Match` engine.
+
+Agents are ``player_0`` .. ``player_{n-1}`` (match seats, clockwise). ``agent_selection``
+follows the engine's decision order: every player's pass picks (eldest hand first, one
+card per decision), then the tricks. Observations are
+``{"observation": int8 vector, "action_mask": int8 vector}``; the vector is exactly
+``observation.encode(information_state(...))`` of the observing seat (kept up to date in
+place by :class:`~bm_env.env.tracker.ObservationTracker`), the mask holds the legal
+actions of the acting player and is all zeros for everyone else.
+
+Episodes: ``episode="deal"`` (default) is one deal of a fresh match; across resets the
+dealer moves clockwise and the pass direction follows the rules' cycle, as deal ``i`` of a
+long match would. ``episode="match"`` is a whole match with rewards after every deal.
+In a tie-break deal among some players (Black Maria's rule), the other players stay in
+``agents`` but are never selected and get reward 0 for that deal; their observation shows
+the deal as a spectator sees it.
+
+Rewards come at the end of each deal from :func:`bm_env.rewards.deal_rewards`. At the end
+of a deal ``infos[agent]`` holds ``deal_score``, ``match_score`` and ``deals_played`` (and
+``winners`` once the match is decided) until the next step; nothing else, and nothing hidden.
+
+:meth:`BlackMariaEnv.state` is the perfect-information global state (every hand) for
+centralised critics; it is never part of :meth:`observe`. :attr:`BlackMariaEnv.match` is
+the engine itself (perfect information, for records and tests, never for agents).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, cards_of, mask_of, parse_card
+from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
+from ..infostate import InfoState, information_state
+from ..match import Match
+from ..observation import LAYOUT_VERSION, offsets, size
+from ..rewards import REWARD_MODES, deal_rewards
+from ..rules import OPTION_NAMES, Rules, make_rules
+from .render import render_table
+from .tracker import ObservationTracker
+
+EPISODES = ("deal", "match")
+RENDER_MODES = ("human", "ansi")
+ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "illegal_action",
+              "render_mode", "render_seat", "render_reveal")
+RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate")
+
+
+def _check_choice(name: str, value: Any, allowed) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
+
+
+def _read_hand(hand: Any, seat: int) -> int:
+    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask."""
+    if isinstance(hand, int) and not isinstance(hand, bool):
+        return hand
+    if isinstance(hand, str):
+        hand = hand.split()
+    try:
+        return mask_of(parse_card(c) if isinstance(c, str) else int(c) for c in hand)
+    except (TypeError, ValueError) as e:
+        raise ValueError(
+            f"options['hands'][{seat}] must be a bit mask, card ids or card strings such as ['QS', '10h']: {e}"
+        ) from None
+
+
+class BlackMariaEnv(AECEnv):
+    """Black Maria and the Hearts family as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"name": "black_maria_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: str | Rules = "black_maria",
+        num_players: int | None = None,
+        episode: str = "deal",
+        reward: str = "score",
+        reward_normalise: bool = False,
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+        render_seat: int = 0,
+        render_reveal: bool = False,
+        **rule_overrides: Any,
+    ) -> None:
+        super().__init__()
+        unknown = sorted(k for k in rule_overrides if k not in OPTION_NAMES)
+        if unknown:
+            raise ValueError(
+                f"unknown keyword argument(s) {unknown}; allowed: {list(ENV_KWARGS)} "
+                f"and the rules options {list(OPTION_NAMES)}"
+            )
+        if not isinstance(rules, (str, Rules)):
+            raise ValueError(f"rules must be a preset name or a Rules object, got {type(rules).__name__}")
+        self.rules = make_rules(rules, num_players, **rule_overrides)
+        _check_choice("episode", episode, EPISODES)
+        _check_choice("reward", reward, REWARD_MODES)
+        _check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, RENDER_MODES)
+        if not isinstance(reward_normalise, bool):
+            raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
+        n = self.rules.num_players
+        if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
+            raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
+        self.episode = episode
+        self.reward_mode = reward
+        self.reward_normalise = reward_normalise
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.render_reveal = bool(render_reveal)
+
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        num_actions = self.rules.num_actions
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-128, 127, (size(n),), np.int8),
+            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size(n),), np.int8)
+        self._tracker = ObservationTracker(self.rules)
+        self._hand_cell = offsets(n)["hand"].start
+        self._rng: np.random.Generator | None = None
+        self._episodes = 0
+        self._first_dealer = 0
+        self.layout_version = LAYOUT_VERSION
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode. ``options`` may give the deal to play (see :data:`RESET_OPTIONS`).
+
+        ``hands``: one hand per seat (bit mask, card ids, or card strings); ``dealer``: the
+        dealer's seat; ``pass_direction``: one of the rules' pass cycle; ``rotate``: shift the
+        given hands and dealer ``rotate`` seats to the left (clockwise), so the same deal can be
+        replayed with every seat in every chair (duplicate evaluation). Unknown keys are
+        ignored with a warning (PettingZoo's api_test passes an arbitrary option).
+        """
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+            self._episodes = 0
+            self._first_dealer = int(self._rng.integers(self.rules.num_players))
+        options = dict(options or {})
+        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
+        if unknown:
+            warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=2)
+        n = self.rules.num_players
+        hands, dealer, direction = self._deal_options(options)
+        if self.episode == "deal":
+            first = dealer if dealer is not None else (self._first_dealer + self._episodes) % n
+            match = Match(self.rules, self._rng, first, self.illegal_action)
+            if direction is None and self.rules.pass_order == "cycle":
+                direction = pass_direction_for(self.rules, self._episodes, None)
+            if hands is not None or (direction is not None and direction != match.deal.pass_direction):
+                match.start_deal(hands, None, direction)
+        else:
+            match = Match(self.rules, self._rng, dealer, self.illegal_action)
+            if hands is not None or direction is not None:
+                match.start_deal(hands, None, direction)
+        self._episodes += 1
+        self.match = match
+        self._deal = match.deal
+        self._over = False
+        self._dirty = False
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._tracker.start(self._deal, match.totals, match.deals_played)
+        self.agent_selection = self.possible_agents[self._deal.current_seat]
+
+    def _deal_options(self, options: dict[str, Any]):
+        n = self.rules.num_players
+        rotate = options.get("rotate", 0)
+        if isinstance(rotate, bool) or not isinstance(rotate, (int, np.integer)):
+            raise ValueError(f"options['rotate'] must be an int (seats to shift left), got {rotate!r}")
+        dealer = options.get("dealer")
+        if dealer is not None:
+            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
+                raise ValueError(f"options['dealer'] must be a seat in 0..{n - 1}, got {dealer!r}")
+            dealer = (int(dealer) + rotate) % n
+        hands = options.get("hands")
+        if hands is not None:
+            if isinstance(hands, (str, bytes)) or len(hands) != n:
+                raise ValueError(f"options['hands'] must hold one hand per seat ({n} hands)")
+            given = [_read_hand(h, s) for s, h in enumerate(hands)]
+            hands = [given[(s - rotate) % n] for s in range(n)]
+            if dealer is None:
+                raise ValueError("options['hands'] needs options['dealer'] too: who dealt decides who leads")
+        direction = options.get("pass_direction")
+        if direction is not None and direction not in self.rules.pass_cycle:
+            raise ValueError(
+                f"options['pass_direction']={direction!r} is not allowed; allowed: {list(self.rules.pass_cycle)}"
+            )
+        return hands, dealer, direction
+
+    # ------------------------------------------------------------------ step
+
+    def step(self, action: int) -> None:
+        if self._over:
+            self._was_dead_step(action)
+            return
+        deal = self._deal
+        if action is None:
+            raise ValueError(
+                f"{self.agent_selection} must act: action None is only for agents whose episode has ended"
+            )
+        p = deal.to_act
+        seat = deal.seats[p]
+        phase = deal.phase
+        trick_len = len(deal.trick)
+        led = deal.led_suit
+        broken = deal.hearts_broken
+        deal.step(action)  # raises IllegalActionError, leaving everything unchanged, in "raise" mode
+        if self._dirty:
+            self._clear_deal_end()
+        self._cumulative_rewards[self.agent_selection] = 0
+        tracker = self._tracker
+        if deal.renege is None:
+            card = int(action)
+            if phase == PASS:
+                tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], card)
+                if deal.phase != PASS:
+                    tracker.passes_moved(deal)
+            else:
+                tracker.card_played(seat, card, trick_len, led, deal.hearts_broken and not broken)
+                if not deal.trick:
+                    tracker.trick_done(deal)
+        if deal.phase == DONE:
+            self._end_deal()
+        else:
+            self.agent_selection = self.possible_agents[deal.seats[deal.to_act]]
+        if self.render_mode == "human":
+            self.render()
+
+    def _clear_deal_end(self) -> None:
+        for a in self.rewards:
+            self.rewards[a] = 0
+            self.infos[a] = {}
+        self._dirty = False
+
+    def _end_deal(self) -> None:
+        deal = self._deal
+        match = self.match
+        match.finish_deal()
+        names = self.possible_agents
+        scores = [0] * self.rules.num_players
+        rewards = deal_rewards(self.rules, deal.scores, self.reward_mode, self.reward_normalise)
+        for pos, s in enumerate(deal.seats):
+            scores[s] = deal.scores[pos]
+            self.rewards[names[s]] = rewards[pos]
+        for s, a in enumerate(names):
+            self._cumulative_rewards[a] += self.rewards[a]
+            info = {"deal_score": scores[s], "match_score": match.totals[s], "deals_played": match.deals_played}
+            if match.is_over:
+                info["winners"] = [names[w] for w in match.winners]
+            self.infos[a] = info
+        self._dirty = True
+        if self.episode == "deal" or match.is_over:
+            self._over = True
+            self._tracker.deal_over()
+            self._tracker.match_numbers(match.totals, match.deals_played)
+            for a in names:
+                self.terminations[a] = True
+            return
+        self._deal = match.start_deal()
+        self._tracker.start(self._deal, match.totals, match.deals_played)
+        self.agent_selection = names[self._deal.current_seat]
+
+    # ------------------------------------------------------------------ observing
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        deal = self._deal
+        row = self._tracker.obs[seat]
+        if not self._over and deal.seats[deal.to_act] == seat:
+            mask = self._legal_mask(deal, row)
+        else:
+            mask = np.zeros(self.rules.num_actions, dtype=np.int8)
+        return {"observation": row.copy(), "action_mask": mask}
+
+    def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
+        """The acting player's legal actions as int8. Most often they are the whole hand or one
+        suit of it, which the observation row already holds: copying that slice is several
+        times cheaper than unpacking the bit mask."""
+        legal = deal.legal
+        hand = deal.hands[deal.to_act]
+        h = self._hand_cell
+        if legal == hand:
+            return row[h:h + NUM_CARDS].copy()
+        suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS
+        if legal == hand & SUIT_MASKS[suit]:
+            mask = np.zeros(self.rules.num_actions, dtype=np.int8)
+            a = suit * NUM_RANKS
+            mask[a:a + NUM_RANKS] = row[h + a:h + a + NUM_RANKS]
+            return mask
+        bits = np.frombuffer(legal.to_bytes(8, "little"), dtype=np.uint8)
+        return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
+
+    def information_state(self, agent: str) -> InfoState:
+        """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""
+        return information_state(self._deal, self._seat_of[agent], self.match.totals, self.match.deals_played)
+
+    def state(self) -> np.ndarray:
+        """Perfect-information global state for centralised critics; never part of :meth:`observe`.
+
+        Layout (int8): every seat's hand (n × 52, absolute seat order), the cards each seat
+        has picked to pass and not yet passed (n × 52), the acting seat one-hot (n; all zero
+        once the episode is over), then the observation vector of ``player_0``.
+        """
+        n = self.rules.num_players
+        deal = self._deal
+        out = np.zeros(self.state_space.shape, dtype=np.int8)
+        picks_pending = deal.phase == PASS
+        for pos, s in enumerate(deal.seats):
+            for c in cards_of(deal.hands[pos]):
+                out[s * NUM_CARDS + c] = 1
+            if picks_pending:
+                for c in deal.pass_picks[pos]:
+                    out[(n + s) * NUM_CARDS + c] = 1
+        if not self._over:
+            out[2 * n * NUM_CARDS + deal.seats[deal.to_act]] = 1
+        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0]
+        return out
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self) -> str | None:
+        """The table from ``render_seat``'s view; other hands only with ``render_reveal=True``."""
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
+            return None
+        text = self.render_text(self.render_seat, self.render_reveal)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def render_text(self, seat: int, reveal: bool = False) -> str:
+        """The table as ``seat`` sees it; with ``reveal`` every hand is shown (for spectators and debugging)."""
+        info = information_state(self._deal, seat, self.match.totals, self.match.deals_played)
+        hands = None
+        if reveal:
+            deal = self._deal
+            hands = {s: tuple(cards_of(deal.hands[pos])) for pos, s in enumerate(deal.seats)}
+        return render_table(info, hands)
+
+    def close(self) -> None:
+        """Nothing to release; defined so that render() has its close()."""

@@ -1,0 +1,34 @@
+"""Playing one board at one seating: the reference engine driven by agents.
+
+Agents see only their seat's information state (and its observation vector when they
+declare ``needs_observation``); an illegal action is never replaced: the engine raises
+:class:`~bm_env.deal.IllegalActionError` naming the player, the card and the legal cards.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..deal import DONE, Deal
+from ..infostate import information_state
+from ..observation import encode
+from ..rules import Rules
+from .boards import Board
+
+
+def rotation_seating(seating: Sequence, rotation: int) -> list:
+    """Who sits where in rotation ``r``: seat ``s`` gets ``seating[(s - r) mod n]``."""
+    n = len(seating)
+    return [seating[(s - rotation) % n] for s in range(n)]
+
+
+def play_deal(rules: Rules, board: Board, agents: Sequence) -> tuple[int, ...]:
+    """Play ``board`` with ``agents[s]`` at seat ``s``; the deal's scores by seat."""
+    deal = Deal(rules, board.hands, board.dealer, board.pass_direction)
+    while deal.phase != DONE:
+        seat = deal.to_act
+        agent = agents[seat]
+        info = information_state(deal, seat)
+        obs = encode(info) if getattr(agent, "needs_observation", True) else None
+        deal.step(agent.act(obs, deal.legal_mask(), info))
+    return deal.scores

@@ -1,0 +1,202 @@
+"""Game records: every deal as a JSON document that replays to the identical result.
+
+A deal record holds the rules, the seats, the dealer, the hands dealt, each player's
+passed cards, the tricks in order and the scores. :func:`replay_deal` plays it again
+through the engine and checks every step, so a record that does not replay (a card twice,
+an illegal play, a wrong winner or score) is rejected with the place where it goes wrong.
+A match record is the list of its deal records plus the totals and winners.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Mapping
+
+from .cards import card_str, cards_of, parse_card
+from .deal import DONE, PASS, Deal, IllegalActionError
+from .match import Match
+from .rules import Rules, RulesError
+
+DEAL_FORMAT = "black-maria-deal/1"
+MATCH_FORMAT = "black-maria-match/1"
+
+
+class RecordError(ValueError):
+    """A record that is malformed or does not replay, with where it goes wrong."""
+
+
+def deal_record(deal: Deal) -> dict[str, Any]:
+    """The JSON-able record of a deal (finished or not: an unfinished one has ``scores`` null)."""
+    k = deal.num_players
+    seats = deal.seats
+    passes = [[card_str(c) for c in deal.pass_picks[p]] for p in range(k)]
+    trick = [card_str(c) for c in deal.trick]
+    renege = None
+    if deal.renege is not None:
+        pos, c, phase = deal.renege
+        renege = {"seat": seats[pos], "card": card_str(c), "phase": phase}
+        # The offending card is part of the record: replaying it re-applies the penalty.
+        (passes[pos] if phase == PASS else trick).append(card_str(c))
+    return {
+        "format": DEAL_FORMAT,
+        "rules": deal.rules.to_dict(),
+        "seats": list(seats),
+        "dealer": seats[deal.dealer],
+        "pass_direction": deal.pass_direction,
+        "totals_before": list(deal.totals_before),
+        "deals_before": deal.deals_before,
+        "hands": [[card_str(c) for c in cards_of(m)] for m in deal.dealt],
+        "passes": passes,
+        "tricks": [
+            {"leader": seats[l], "cards": [card_str(c) for c in cs], "winner": seats[w]}
+            for l, cs, w in deal.tricks
+        ]
+        + ([{"leader": seats[deal.leader], "cards": trick, "winner": None}] if trick else []),
+        "renege": renege,
+        "scores": None if deal.scores is None else list(deal.scores),
+    }
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    deals = list(match.completed)
+    if match.deal is not None and match.deal not in deals:
+        deals.append(match.deal)
+    return {
+        "format": MATCH_FORMAT,
+        "rules": match.rules.to_dict(),
+        "first_dealer": match.first_dealer,
+        "deals": [deal_record(d) for d in deals],
+        "totals": list(match.totals),
+        "winners": None if match.winners is None else list(match.winners),
+    }
+
+
+def write_record(path: str | os.PathLike, game: Deal | Match) -> Path:
+    """Write a deal or match record as JSON, atomically (a temporary file renamed into place)."""
+    record = match_record(game) if isinstance(game, Match) else deal_record(game)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(record, f, ensure_ascii=False, indent=1)
+    os.replace(tmp, path)
+    return path
+
+
+def load_record(path: str | os.PathLike) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path}: not valid JSON ({e})") from None
+
+
+def _field(rec: Mapping[str, Any], name: str, where: str) -> Any:
+    if not isinstance(rec, Mapping) or name not in rec:
+        raise RecordError(f"{where}: missing field {name!r}")
+    return rec[name]
+
+
+def _cards(values: Any, where: str) -> list[int]:
+    if not isinstance(values, list):
+        raise RecordError(f"{where}: expected a list of cards, got {values!r}")
+    try:
+        return [parse_card(v) for v in values]
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"{where}: {e}") from None
+
+
+def replay_deal(rec: Mapping[str, Any]) -> Deal:
+    """Play a deal record through the engine, checking every step; return the finished deal.
+
+    A record whose deal ended in a renege replays under the renege penalty; any other
+    illegal card is an error.
+    """
+    if _field(rec, "format", "record") != DEAL_FORMAT:
+        raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
+    try:
+        rules = Rules.from_dict(_field(rec, "rules", "record"))
+    except (RulesError, TypeError) as e:
+        raise RecordError(f"record rules: {e}") from None
+    seats = list(_field(rec, "seats", "record"))
+    dealer_seat = _field(rec, "dealer", "record")
+    if dealer_seat not in seats:
+        raise RecordError(f"record: dealer {dealer_seat!r} is not one of the seats {seats}")
+    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(_field(rec, "hands", "record"))]
+    on_illegal = "renege_penalty" if rec.get("renege") else "raise"
+    try:
+        deal = Deal(
+            rules, hands, seats.index(dealer_seat), _field(rec, "pass_direction", "record"), seats,
+            _field(rec, "totals_before", "record"), _field(rec, "deals_before", "record"), on_illegal,
+        )
+    except (ValueError, RulesError) as e:
+        raise RecordError(f"record hands: {e}") from None
+
+    passes = [_cards(p, f"passes[{i}]") for i, p in enumerate(_field(rec, "passes", "record"))]
+    if len(passes) != len(hands):
+        raise RecordError(f"passes: {len(passes)} lists for {len(hands)} players")
+    while deal.phase == PASS:
+        pos = deal.to_act
+        picked = len(deal.pass_picks[pos])
+        if picked >= len(passes[pos]):
+            raise RecordError(
+                f"passes[{pos}]: player_{seats[pos]} passes {len(passes[pos])} cards, the rules need {deal.pass_count}"
+            )
+        _apply(deal, passes[pos][picked], f"passes[{pos}][{picked}]")
+    for pos, p in enumerate(passes):
+        if deal.renege is None and len(p) != len(deal.pass_picks[pos]):
+            raise RecordError(f"passes[{pos}]: {len(p)} cards recorded, {len(deal.pass_picks[pos])} passed")
+
+    for t, trick in enumerate(_field(rec, "tricks", "record")):
+        where = f"tricks[{t}]"
+        if deal.phase == DONE:
+            raise RecordError(f"{where}: the deal is already over")
+        leader = _field(trick, "leader", where)
+        if seats[deal.to_act] != leader:
+            raise RecordError(f"{where}: leader is player_{leader}, but player_{seats[deal.to_act]} is on lead")
+        cards = _cards(_field(trick, "cards", where), f"{where}.cards")
+        for i, c in enumerate(cards):
+            _apply(deal, c, f"{where}.cards[{i}] (player_{seats[deal.to_act]} plays {card_str(c)})")
+        winner = _field(trick, "winner", where)
+        if winner is not None and deal.tricks and deal.renege is None:
+            if len(deal.tricks) != t + 1:
+                raise RecordError(f"{where}: trick has {len(cards)} cards, the table needs {deal.num_players}")
+            actual = seats[deal.tricks[t][2]]
+            if actual != winner:
+                raise RecordError(f"{where}: winner recorded as player_{winner}, the rules give player_{actual}")
+    scores = rec.get("scores")
+    if scores is not None:
+        if deal.scores is None:
+            raise RecordError("scores: recorded, but the recorded tricks do not finish the deal")
+        if list(deal.scores) != list(scores):
+            raise RecordError(f"scores: recorded {list(scores)}, the rules give {list(deal.scores)}")
+    return deal
+
+
+def _apply(deal: Deal, card: int, where: str) -> None:
+    try:
+        deal.step(card)
+    except IllegalActionError as e:
+        raise RecordError(f"{where}: {e}") from None
+
+
+def replay_match(rec: Mapping[str, Any]) -> list[Deal]:
+    """Replay every deal of a match record and check the totals; return the replayed deals."""
+    if _field(rec, "format", "record") != MATCH_FORMAT:
+        raise RecordError(f"record: format {rec['format']!r} is not {MATCH_FORMAT!r}")
+    deals = [replay_deal(d) for d in _field(rec, "deals", "record")]
+    rules = Rules.from_dict(rec["rules"])
+    totals = [0] * rules.num_players
+    for d in deals:
+        if d.scores is None or len(d.seats) < rules.num_players:
+            continue  # an unfinished deal, or a tie-break deal: neither counts towards the totals
+        totals = [t + x for t, x in zip(totals, d.scores)]
+        if rules.exact_reset is not None:
+            hit, reset_to = rules.exact_reset
+            totals = [reset_to if t == hit else t for t in totals]
+    if totals != list(_field(rec, "totals", "record")):
+        raise RecordError(f"totals: recorded {rec['totals']}, the deals give {totals}")
+    return deals

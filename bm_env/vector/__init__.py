@@ -1,0 +1,11 @@
+"""The vector engine: many single deals as numpy arrays, stepped together for self-play.
+
+:class:`VectorEngine` gives, for the acting player of every game, the observation and
+mask of :mod:`bm_env.observation` (the environment's layout), and refuses at
+construction any rules option it does not play (:func:`check_supported`).
+"""
+
+from .engine import VectorEngine
+from .support import UnsupportedRulesError, check_supported
+
+__all__ = ["VectorEngine", "UnsupportedRulesError", "check_supported"]

@@ -1,0 +1,437 @@
+"""The vector engine: N single deals held as numpy arrays and stepped together.
+
+Each game is one deal of the rules (the environment's default ``episode="deal"``); when a
+deal ends its rewards and scores are reported and the game is dealt again at once: the
+deal passes to the next seat, the pass direction follows the cycle by the game's deal
+count (or is drawn, for ``pass_order="random"``). Match totals are not kept, so the
+match features of the observation are those of a fresh match (zero totals, no deal
+played, every seat in the deal), exactly what the reference encoder writes for
+``information_state(deal, seat, [0] * n, 0)``.
+
+State is per seat ``[n, N]`` (hands, passed, received, played and trick cards as uint64
+card masks, voids, points) or per game ``[N]``, updated with ``np.take``/``np.put`` on
+flat views: about 60 bytes per seat and game.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
+from ..deal import IllegalActionError
+from ..rules import Rules, direction_offset
+from .deals import DealSource
+from .encoder import Encoder
+from .scoring import deal_rewards, deal_scores
+from .support import check_supported
+
+PASSING, PLAYING, OVER = 0, 1, 2
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_HEARTS = np.uint64(SUIT_MASKS[HEARTS])
+_CLUBS = SUIT_MASKS[0]
+_NO_CARD = 52  # trick card id of a seat that has not played to the trick
+
+
+class VectorEngine:
+    """``batch_size`` games of ``rules`` stepped together; see the module docstring.
+
+    ``reset`` and ``step`` return read-only views of buffers the next call overwrites:
+    copy what you keep. ``reward`` is a mode of :mod:`bm_env.rewards` (``score`` or
+    ``zero_sum``); ``final_observations=True`` keeps, for every game that ends in a step,
+    the observation of the seat that played the last card (phase "done") in
+    :attr:`final_obs`.
+    """
+
+    def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
+                 seed: int | None = None, final_observations: bool = False) -> None:
+        check_supported(rules)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        deal_rewards(rules, np.zeros((rules.num_players, 1)), reward, normalise)  # validates the mode
+        self.rules = rules
+        self.num_envs = N = int(batch_size)
+        self.n = n = rules.num_players
+        self.reward_mode = reward
+        self.normalise = normalise
+        self.keep_final = final_observations
+        self.hand_size = rules.hand_size()
+        self.deck = rules.deck_mask()
+        values = [v if self.deck >> c & 1 else 0 for c, v in enumerate(rules.card_values)]
+        self.values = np.array(values + [0], dtype=np.int16)  # index 52: no card
+        self.penalty_total = sum(v for v in values if v > 0)
+        self.penalty_mask = np.uint64(sum(1 << c for c, v in enumerate(values) if v > 0))
+        self.no_pass = np.uint64(sum(1 << c for c in rules.no_pass_cards))
+        low = self.deck & _CLUBS
+        self.lowest_club = np.uint64(low & -low)
+        self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
+        self.dir_offsets = np.array([direction_offset(d, n) for d in rules.pass_cycle], dtype=np.int64)
+        self.dir_passes = np.where(self.dir_offsets > 0, rules.passes_for(), 0)
+        self.encoder = Encoder(rules)
+        self._g = np.arange(N)
+
+        u64 = lambda: np.zeros((n, N), dtype=np.uint64)  # noqa: E731
+        self.hands, self.received, self.trick_bits = u64(), u64(), u64()
+        self.moved = np.zeros((2, n, N), dtype=np.uint64)  # [0]: cards passed, [1]: cards played
+        self.trick_ids = np.full((n, N), _NO_CARD, dtype=np.int8)
+        self.voids = np.zeros((n, N), dtype=np.uint8)
+        self.captured = np.zeros((n, N), dtype=np.int16)
+        self.penalty_taken = np.zeros((n, N), dtype=np.int16)
+        self.clean_tricks = np.zeros((n, N), dtype=np.int16)
+        z = lambda: np.zeros(N, dtype=np.int64)  # noqa: E731
+        self.to_act, self.dealer, self.eldest, self.leader, self.led = z(), z(), z(), z(), z()
+        self.phase, self.picked, self.in_trick, self.tricks, self.deal_number = z(), z(), z(), z(), z()
+        self.direction, self.pass_offset, self.pass_count = z(), z(), z()
+        self.broken = np.zeros(N, dtype=bool)
+        self.legal = np.zeros(N, dtype=np.uint64)
+
+        self._obs = self.encoder.new_rows(N)
+        self._mask = np.zeros((N, 52), dtype=np.int8)
+        self.final_obs = self.encoder.new_rows(N) if final_observations else None
+        self._rewards = np.zeros((N, n), dtype=np.float32)
+        self._done = np.zeros(N, dtype=bool)
+        self._final_scores = np.zeros((N, n), dtype=np.int32)
+        self._rng = np.random.default_rng(seed)
+        self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
+        self._started = False
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def observation_size(self) -> int:
+        return self.encoder.size
+
+    def reset(self, seed: int | None = None, hands: np.ndarray | Sequence | None = None,
+              dealers: Sequence[int] | np.ndarray | None = None,
+              pass_directions: Sequence[str] | None = None):
+        """Deal every game afresh; returns ``(obs [N, L] int8, mask [N, 52] int8, to_act [N])``.
+
+        With ``seed`` the generator is reseeded. ``hands`` ``[N, n]`` (uint64 card masks by
+        seat) deals given cards (duplicate evaluation); ``dealers`` ``[N]`` and
+        ``pass_directions`` (names from the rules' pass cycle) go with them. Without them
+        the first dealer of each game is drawn ("cut for low card") and the first deal uses
+        the start of the pass cycle (or a drawn direction under ``pass_order="random"``).
+        Later deals are always drawn from the generator.
+        """
+        N, n = self.num_envs, self.n
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._source = DealSource(self.rules, self._rng, self._source.block)
+        if dealers is None:
+            dealers = self._rng.integers(n, size=N) if hands is None else np.zeros(N, dtype=np.int64)
+        dealers = np.asarray(dealers)
+        if dealers.shape != (N,) or not np.issubdtype(dealers.dtype, np.integer) or not (
+                (dealers >= 0) & (dealers < n)).all():
+            raise ValueError(f"dealers must be {N} seats in 0..{n - 1}, got {dealers!r}")
+        if pass_directions is None:
+            directions = self._draw_directions(np.zeros(N, dtype=np.int64))
+        else:
+            cycle = list(self.rules.pass_cycle)
+            if len(pass_directions) != N:
+                raise ValueError(f"pass_directions must name one direction per game ({N}), got {len(pass_directions)}")
+            bad = [d for d in pass_directions if d not in cycle]
+            if bad:
+                raise ValueError(f"pass direction {bad[0]!r} is not in this game's cycle {cycle}")
+            directions = np.array([cycle.index(d) for d in pass_directions], dtype=np.int64)
+        if hands is not None:
+            hands = self._check_hands(hands)
+        all_games = self._g
+        self.deal_number[:] = 0
+        self._start_deals(all_games, dealers.astype(np.int64), directions, hands)
+        self._started = True
+        self._done[:] = False
+        self._rewards[:] = 0
+        self._compute_legal()
+        self.encoder.write(self._obs, self._mask, self._arrays())
+        return self._views()[:3]
+
+    def step(self, actions):
+        """Play one card (or pass pick) in every game.
+
+        Returns ``(obs, mask, to_act, rewards [N, n] float32, done [N] bool, final_scores [N, n])``:
+        rewards and final scores (by seat) are non-zero only in games whose deal ended
+        with this step; those games have already been dealt again, and ``obs``, ``mask``
+        and ``to_act`` are their new deal's first decision.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        N, n = self.num_envs, self.n
+        c = self._check_actions(actions)
+        bit = np.left_shift(_ONE, c.astype(np.uint64))
+        bad = (self.legal & bit) == 0
+        if bad.any():
+            self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
+        g = self._g
+        me = self.to_act
+        own = me * N + g
+        hands = self.hands.reshape(-1)
+        np.put(hands, own, np.take(hands, own) ^ bit)
+        phase = self.phase
+        playing = phase == PLAYING
+        passing = ~playing
+        moved = self.moved.reshape(-1)
+        dest = own + phase * (n * N)  # passed cards while passing, played cards while playing
+        np.put(moved, dest, np.take(moved, dest) | bit)
+
+        # --- passing: the next seat picks once this one has picked all its cards
+        self.picked += passing
+        turn_over = passing & (self.picked == self.pass_count)
+        nxt = me + 1
+        nxt[nxt == n] = 0
+        self.picked[turn_over] = 0
+        all_passed = turn_over & (nxt == self.eldest)
+
+        # --- playing
+        np.put(self.trick_bits.reshape(-1), own, bit * playing)
+        np.put(self.trick_ids.reshape(-1), own, np.where(playing, c, _NO_CARD))
+        suit = c // 13
+        leading = playing & (self.in_trick == 0)
+        self.led = np.where(leading, suit, self.led)
+        renounce = playing & ~leading & (suit != self.led)
+        if renounce.any():
+            voids = self.voids.reshape(-1)
+            np.put(voids, own, np.take(voids, own) | (renounce << self.led).astype(np.uint8))
+        breaks = suit == HEARTS
+        if self.rules.queen_breaks_hearts:
+            breaks |= c == QUEEN_SPADES
+        self.broken |= playing & breaks
+        self.in_trick += playing
+        trick_over = self.in_trick == n
+        self.to_act = np.where(turn_over | (playing & ~trick_over), nxt, me)
+
+        if all_passed.any():
+            self._move_passes(np.flatnonzero(all_passed))
+        self._rewards[:] = 0
+        self._final_scores[:] = 0
+        self._done[:] = False
+        if trick_over.any():
+            over = self._finish_tricks(np.flatnonzero(trick_over))
+            if over.size:
+                self._finish_deals(over, me[over])
+        self._compute_legal()
+        self.encoder.write(self._obs, self._mask, self._arrays())
+        return self._views()
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per game: the k-th set bit of the legal set, k drawn from ``rng``."""
+        legal = self.legal
+        count = np.bitwise_count(legal)
+        k = (rng.random(self.num_envs) * count).astype(np.int64)
+        # Clear the lowest set bit k times; k is below the hand size, so at most 13 rounds... or the hand.
+        x = legal.copy()
+        for _ in range(int(k.max()) if k.size else 0):
+            drop = k > 0
+            x = np.where(drop, x & (x - _ONE), x)
+            k -= drop
+        low = x & (~x + _ONE)
+        return np.frexp(low.astype(np.float64))[1].astype(np.int64) - 1
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Perfect-information state for critics and tests (copies; per-seat arrays ``[N, n]`` by seat)."""
+        t = lambda a: np.ascontiguousarray(a.T)  # noqa: E731
+        return {
+            "hands": t(self.hands), "passed": t(self.moved[0]), "received": t(self.received),
+            "played": t(self.moved[1]), "trick_cards": t(self.trick_ids), "voids": t(self.voids),
+            "points_taken": t(self.captured), "to_act": self.to_act.copy(), "dealer": self.dealer.copy(),
+            "leader": self.leader.copy(), "phase": self.phase.copy(), "tricks_played": self.tricks.copy(),
+            "hearts_broken": self.broken.copy(), "legal": self.legal.copy(),
+            "pass_direction": np.array(self.rules.pass_cycle, dtype=object)[self.direction],
+            "deal_number": self.deal_number.copy(),
+        }
+
+    # ------------------------------------------------------------------ internals
+
+    def _views(self):
+        out = []
+        for a in (self._obs, self._mask, self.to_act, self._rewards, self._done, self._final_scores):
+            v = a.view()
+            v.flags.writeable = False
+            out.append(v)
+        return tuple(out)
+
+    def _arrays(self, games: np.ndarray | None = None) -> dict:
+        s = {
+            "hands": self.hands, "picks": self.moved[0], "received": self.received, "played": self.moved[1],
+            "trick_bits": self.trick_bits, "voids": self.voids, "captured": self.captured,
+            "to_act": self.to_act, "dealer": self.dealer, "leader": self.leader, "led": self.led,
+            "in_trick": self.in_trick, "pass_offset": self.pass_offset, "pass_count": self.pass_count,
+            "phase": self.phase, "tricks": self.tricks, "broken": self.broken, "legal": self.legal,
+        }
+        if games is not None:
+            s = {k: (v[:, games] if v.ndim == 2 else v[games]) for k, v in s.items()}
+        return s
+
+    def _check_actions(self, actions) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions must be integer card ids 0..51, got dtype {a.dtype}")
+        if a.size and (a.min() < 0 or a.max() > 51):
+            i = int(np.flatnonzero((a < 0) | (a > 51))[0])
+            raise IllegalActionError(f"game {i}: action {int(a[i])} is outside the action space 0..51")
+        return a.astype(np.int64)
+
+    def _raise_illegal(self, game: int, c: int) -> None:
+        what = "pass" if self.phase[game] == PASSING else "play"
+        legal = " ".join(card_str(x) for x in cards_of(int(self.legal[game])))
+        raise IllegalActionError(
+            f"game {game}: player_{int(self.to_act[game])} may not {what} {card_str(c)}; legal: {legal}"
+        )
+
+    def _check_hands(self, hands) -> np.ndarray:
+        h = np.asarray(hands, dtype=np.uint64)
+        N, n = self.num_envs, self.n
+        if h.shape != (N, n):
+            raise ValueError(f"hands must be [{N}, {n}] uint64 card masks (one row per game, seat by column), got {h.shape}")
+        union = np.bitwise_or.reduce(h, axis=1)
+        sizes = np.bitwise_count(h)
+        ok = (union == np.uint64(self.deck)) & (sizes == self.hand_size).all(axis=1)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError(
+                f"game {i}: hands do not deal the {n}-player deck of deck table {self.rules.deck_table!r} "
+                f"into {n} hands of {self.hand_size} cards"
+            )
+        return h
+
+    def _draw_directions(self, deal_numbers: np.ndarray) -> np.ndarray:
+        k = len(self.rules.pass_cycle)
+        if self.rules.pass_order == "random":
+            return self._rng.integers(k, size=deal_numbers.shape[0])
+        return deal_numbers % k
+
+    def _start_deals(self, games, dealers, directions, hands=None) -> None:
+        """Deal ``games`` afresh (given hands or drawn ones) and set them at their first decision."""
+        if hands is None:
+            hands = self._source.take(games.size)
+        self.hands[:, games] = hands.T
+        for a in (self.received, self.trick_bits):
+            a[:, games] = 0
+        self.moved[:, :, games] = 0
+        self.trick_ids[:, games] = _NO_CARD
+        for a in (self.voids, self.captured, self.penalty_taken, self.clean_tricks):
+            a[:, games] = 0
+        self.dealer[games] = dealers
+        self.eldest[games] = (dealers + 1) % self.n
+        self.direction[games] = directions
+        self.pass_offset[games] = self.dir_offsets[directions]
+        passes = self.dir_passes[directions]
+        self.pass_count[games] = passes
+        for a in (self.picked, self.in_trick, self.tricks, self.led):
+            a[games] = 0
+        self.broken[games] = False
+        self.phase[games] = PASSING
+        self.to_act[games] = self.eldest[games]
+        holds = games[passes == 0]
+        if holds.size:
+            self._start_play(holds)
+
+    def _move_passes(self, games: np.ndarray) -> None:
+        """Every player of these games has passed: the cards move now, and only now."""
+        n, N = self.n, self.num_envs
+        src = (np.arange(n)[:, None] - self.pass_offset[games]) % n  # receiver r gets the cards of r - offset
+        got = np.take(self.moved[0].reshape(-1), src * N + games)
+        self.received[:, games] = got
+        self.hands[:, games] |= got
+        self._start_play(games)
+
+    def _start_play(self, games: np.ndarray) -> None:
+        self.phase[games] = PLAYING
+        if self.rules.first_lead.startswith("lowest_club"):
+            leader = np.argmax((self.hands[:, games] & self.lowest_club) != 0, axis=0)
+        else:
+            leader = self.eldest[games]
+        self.leader[games] = leader
+        self.to_act[games] = leader
+
+    def _finish_tricks(self, games: np.ndarray) -> np.ndarray:
+        """Score the complete tricks of ``games``; returns the games whose deal is over."""
+        N = self.num_envs
+        ids = self.trick_ids[:, games].astype(np.int16)
+        suits = ids // 13
+        key = np.where(suits == self.led[games], ids, -1)
+        if self.rules.trumps == "hearts":
+            key = np.where(suits == HEARTS, ids + 100, key)
+        winner = np.argmax(key, axis=0)
+        vals = self.values[ids]
+        idx = winner * N + games
+        for arr, add in ((self.captured, vals.sum(axis=0)), (self.penalty_taken, np.maximum(vals, 0).sum(axis=0)),
+                         (self.clean_tricks, (vals == 0).all(axis=0))):
+            flat = arr.reshape(-1)
+            np.put(flat, idx, np.take(flat, idx) + add)
+        self.tricks[games] += 1
+        self.in_trick[games] = 0
+        self.trick_bits[:, games] = 0
+        self.trick_ids[:, games] = _NO_CARD
+        self.leader[games] = winner
+        self.to_act[games] = winner
+        return games[self.tricks[games] == self.hand_size]
+
+    def _finish_deals(self, games: np.ndarray, last_actor: np.ndarray) -> None:
+        """Score, reward and re-deal the games whose last trick was just taken."""
+        scores = deal_scores(self.rules, self.captured[:, games], self.penalty_taken[:, games],
+                             self.clean_tricks[:, games], self.penalty_total)
+        self._final_scores[games] = scores.T
+        self._rewards[games] = deal_rewards(self.rules, scores, self.reward_mode, self.normalise).T
+        self._done[games] = True
+        if self.keep_final:
+            s = self._arrays(games)
+            s["phase"] = np.full(games.size, OVER)
+            s["to_act"] = last_actor  # the seat that played the last card observes the end
+            s["legal"] = np.zeros(games.size, dtype=np.uint64)
+            rows = self.encoder.new_rows(games.size)
+            self.encoder.write(rows, np.zeros((games.size, 52), dtype=np.int8), s)
+            self.final_obs[games] = rows
+        self.deal_number[games] += 1
+        dealers = (self.dealer[games] + 1) % self.n
+        self._start_deals(games, dealers, self._draw_directions(self.deal_number[games]))
+
+    def _compute_legal(self) -> None:
+        """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.deal.Deal`)."""
+        rules = self.rules
+        N = self.num_envs
+        hand = np.take(self.hands.reshape(-1), self.to_act * N + self._g)
+        # passing
+        if self.no_pass:
+            allowed = hand & ~self.no_pass
+            pass_legal = np.where(allowed != 0, allowed, hand)
+        else:
+            pass_legal = hand
+        # following suit
+        follow = hand & np.take(self.suit_masks, self.led)
+        follow_legal = np.where(follow != 0, follow, hand)
+        # leading
+        first = self.tricks == 0
+        lead_legal = self._hearts_rule(hand, hand)
+        lead = rules.first_lead
+        if lead == "lowest_club":
+            first_lead = np.full(N, self.lowest_club)
+        elif lead == "lowest_club_any_club":
+            first_lead = hand & np.uint64(_CLUBS)
+        elif lead == "eldest_non_heart":
+            non_hearts = hand & ~_HEARTS
+            first_lead = self._hearts_rule(hand, np.where(non_hearts != 0, non_hearts, hand))
+        else:
+            first_lead = lead_legal
+        lead_legal = np.where(first, first_lead, lead_legal)
+        following = self.in_trick > 0
+        play_legal = np.where(following, follow_legal, lead_legal)
+        if rules.first_trick_no_points:
+            # A first lead that names the card or the suit (lowest club) is exempt, as in the reference.
+            restricted = first & following if lead.startswith("lowest_club") else first
+            clean = play_legal & ~self.penalty_mask
+            play_legal = np.where(restricted & (clean != 0), clean, play_legal)
+        self.legal = np.where(self.phase == PASSING, pass_legal, play_legal)
+
+    def _hearts_rule(self, hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Remove heart leads while hearts are unbroken, where the rules say so."""
+        if self.rules.hearts_lead == "any_time":
+            return legal
+        non_hearts = legal & ~_HEARTS
+        keep = self.broken | (non_hearts == 0)
+        if self.rules.lead_hearts_with_queen_only:
+            keep |= (hand & ~(_HEARTS | np.uint64(1 << QUEEN_SPADES))) == 0
+        return np.where(keep, legal, non_hearts)

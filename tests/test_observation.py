@@ -1,0 +1,101 @@
+"""The observation layout: parts sum to the size, and a vector decodes back to its information state."""
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bm_env.cards import cards_of
+from bm_env.infostate import information_state
+from bm_env.match import Match
+from bm_env.observation import decode, encode, join_number, layout, offsets, size, split_number
+from bm_env.rules import MOONS, PRESETS, make_rules
+
+PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec[2]]
+
+
+def test_parts_tile_the_vector():
+    for n in range(3, 8):
+        o = offsets(n)
+        cover = np.zeros(size(n), int)
+        for name, width in layout(n):
+            assert o[name].stop - o[name].start == width
+            cover[o[name]] += 1
+        assert (cover == 1).all()
+
+
+@given(st.integers(-4000, 4000))
+def test_numbers_split_into_int8_cells_and_join_back(v):
+    coarse, fine = split_number(v)
+    assert -128 <= coarse <= 127 and 0 <= fine < 32
+    assert join_number(coarse, fine) == v
+
+
+def _check_decodes_to(info, n):
+    vec = encode(info)
+    assert vec.dtype == np.int8 and vec.shape == (size(n),)
+    d = decode(vec, n)
+    me = info.seat
+    rel = lambda s: (s - me) % n  # noqa: E731
+    assert d["hand"] == tuple(sorted(info.hand))
+    for r in range(1, n):
+        assert d[f"passed_to_seat{r}"] == tuple(sorted(c for c, to in info.passed if rel(to) == r))
+    assert d["received"] == tuple(sorted(info.received))
+    for s in range(n):
+        r = rel(s)
+        assert d[f"played_by_seat{r}"] == tuple(sorted(c for p, c in info.plays if p == s))
+        assert d[f"trick_card_seat{r}"] == tuple(c for p, c in info.current_trick if p == s)
+        assert d["points_taken"][r] == info.points_taken[s]
+        assert d["match_scores"][r] == info.match_scores[s]
+        assert tuple(d["voids"][4 * r: 4 * r + 4]) == tuple(info.voids[s] >> x & 1 for x in range(4))
+    assert d["phase"] == ((1, 0) if info.phase == "pass" else (0, 1) if info.phase == "play" else (0, 0))
+    assert d["hearts_broken"] == (int(info.hearts_broken),)
+    assert d["tricks_played"] == (len(info.tricks),)
+    assert d["pass_count"] == (info.pass_count,)
+    assert d["dealer"].index(1) == rel(info.dealer)
+    assert d["deals_played"] == info.deals_played
+    assert d["card_values"] == info.rules.card_values
+    assert d["moon"].index(1) == MOONS.index(info.rules.moon)
+    if info.current_trick:
+        assert d["trick_leader"].index(1) == rel(info.current_trick[0][0])
+        assert d["led_suit"].index(1) == info.led_suit
+    else:
+        assert sum(d["led_suit"]) == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(PRESET_COUNTS), st.integers(0, 2**32 - 1))
+def test_vector_decodes_back_to_the_information_state(preset_count, seed):
+    rules = make_rules(*preset_count)
+    n = rules.num_players
+    chooser = random.Random(seed)
+    m = Match(rules, seed)
+    stop_deal = chooser.randrange(3)
+    for _ in range(5000):
+        if m.is_over:
+            break
+        for seat in range(n):
+            info = information_state(m.deal, seat, m.totals, m.deals_played)
+            if chooser.random() < 0.05:
+                _check_decodes_to(info, n)
+        if len(m.completed) > stop_deal:
+            break
+        legal = cards_of(m.deal.legal)
+        m.step(legal[chooser.randrange(len(legal))])
+
+
+def test_received_cards_are_invisible_until_every_player_has_passed():
+    rules = make_rules("black_maria")
+    m = Match(rules, 7, first_dealer=0)
+    deal = m.deal
+    receiver_vectors = []
+    while deal.phase == "pass":
+        receiver_vectors.append(encode(information_state(deal, 2, m.totals)))
+        m.step(cards_of(deal.legal)[-1])
+    o = offsets(3)
+    # Seat 1 passes right, to seat 0; seat 2's view never shows what it will receive while passing.
+    for v in receiver_vectors:
+        assert not v[o["received"]].any()
+    after = encode(information_state(deal, 2, m.totals))
+    assert after[o["received"]].sum() == 3

@@ -1,0 +1,121 @@
+"""Game records: every deal and match replays to itself; a broken record is rejected where it breaks."""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bm_env.cards import cards_of
+from bm_env.match import Match
+from bm_env.record import (
+    RecordError, deal_record, load_record, match_record, replay_deal, replay_match, write_record,
+)
+from bm_env.rules import PRESETS, make_rules
+
+PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec[2]]
+
+
+def play_match(rules, seed, on_illegal="raise"):
+    chooser = random.Random(seed)
+    m = Match(rules, seed, on_illegal=on_illegal)
+    while not m.is_over:
+        legal = cards_of(m.deal.legal)
+        m.step(legal[chooser.randrange(len(legal))])
+    return m
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PRESET_COUNTS), st.integers(0, 2**32 - 1))
+def test_match_record_replays_to_itself(preset_count, seed):
+    m = play_match(make_rules(*preset_count), seed)
+    rec = json.loads(json.dumps(match_record(m)))  # through JSON, as on disk
+    replayed = replay_match(rec)
+    assert [d.scores for d in replayed] == [d.scores for d in m.completed]
+    assert [d.tricks for d in replayed] == [d.tricks for d in m.completed]
+    assert [deal_record(d) for d in replayed] == rec["deals"]
+
+
+def test_write_and_load_round_trip(tmp_path):
+    m = play_match(make_rules("american_hearts"), 3)
+    path = write_record(tmp_path / "game.json", m)
+    assert replay_match(load_record(path))[-1].scores == m.completed[-1].scores
+    assert not list(tmp_path.glob("*.tmp"))  # the atomic write leaves no temporary file behind
+
+
+def _first_deal_record(seed=11):
+    return deal_record(play_match(make_rules("black_maria"), seed).completed[0])
+
+
+def test_card_played_twice_is_rejected_at_its_place():
+    rec = _first_deal_record()
+    first = rec["tricks"][0]["cards"][0]
+    rec["tricks"][1]["cards"][0] = first  # a card already played in trick 0
+    with pytest.raises(RecordError, match=r"tricks\[1\]\.cards\[0\]"):
+        replay_deal(rec)
+
+
+def test_illegal_play_is_rejected_with_the_legal_cards():
+    rec = _first_deal_record()
+    # Find a trick where the second player followed suit and make them discard instead.
+    for t, trick in enumerate(rec["tricks"]):
+        lead, second = trick["cards"][0], trick["cards"][1]
+        if lead[-1] == second[-1]:
+            player = (trick["leader"] + 1) % 3
+            # a card of another suit the second player still held at that point
+            later = [c for tr in rec["tricks"][t + 1:] for i, c in enumerate(tr["cards"])
+                     if (tr["leader"] + i) % 3 == player and c[-1] != lead[-1]]
+            if later:
+                trick["cards"][1] = later[0]
+                with pytest.raises(RecordError, match=rf"tricks\[{t}\]\.cards\[1\].*may not play.*legal:"):
+                    replay_deal(rec)
+                return
+    pytest.fail("no suitable trick in this deal; pick another seed")
+
+
+def test_wrong_scores_and_wrong_winner_are_rejected():
+    rec = _first_deal_record()
+    rec["scores"][0] += 1
+    with pytest.raises(RecordError, match=r"scores: recorded"):
+        replay_deal(rec)
+    rec = _first_deal_record()
+    rec["tricks"][2]["winner"] = (rec["tricks"][2]["winner"] + 1) % 3
+    with pytest.raises(RecordError, match=r"tricks\[2\]: winner recorded as player_"):
+        replay_deal(rec)
+
+
+def test_malformed_records_are_rejected():
+    rec = _first_deal_record()
+    del rec["hands"]
+    with pytest.raises(RecordError, match="missing field 'hands'"):
+        replay_deal(rec)
+    rec = _first_deal_record()
+    rec["hands"][0][0] = rec["hands"][1][0]
+    with pytest.raises(RecordError, match="dealt twice"):
+        replay_deal(rec)
+    rec = _first_deal_record()
+    rec["rules"]["moon"] = "sometimes"
+    with pytest.raises(RecordError, match="moon"):
+        replay_deal(rec)
+    rec = _first_deal_record()
+    rec["passes"][0] = rec["passes"][0][:2]
+    with pytest.raises(RecordError, match=r"passes\[0\]"):
+        replay_deal(rec)
+
+
+def test_renege_record_replays_with_the_penalty():
+    m = Match(make_rules("black_maria"), 4, first_dealer=0, on_illegal="renege_penalty")
+    while m.deal.phase == "pass":
+        m.step(cards_of(m.deal.legal)[0])
+    deal = m.deal
+    hand = deal.hands[deal.to_act]
+    illegal = cards_of(hand & ~deal.legal)
+    assert illegal, "the eldest holds hearts that may not be led yet in this seeded deal"
+    offender = deal.current_seat
+    m.step(illegal[0])
+    done = m.completed[0]
+    assert done.scores[offender] == 43 and sum(done.scores) == 43
+    rec = json.loads(json.dumps(deal_record(done)))
+    assert rec["renege"]["seat"] == offender
+    assert replay_deal(rec).scores == done.scores

@@ -1,0 +1,283 @@
+"""The vector engine against the reference engine, step by step, and its own contract.
+
+The differential tests deal the same hands to both engines, choose the same random legal
+actions, and compare acting players, masks, observations, rewards, final scores and final
+observations at every step; when a vector game re-deals itself, the reference takes over
+the new deal from the engine's perfect-information state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bm_env import observation
+from bm_env.cards import card_str
+from bm_env.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
+from bm_env.infostate import information_state
+from bm_env.rewards import deal_rewards
+from bm_env.rules import PRESETS, Rules, make_rules
+from bm_env.vector import UnsupportedRulesError, VectorEngine
+
+
+def reference_obs(deal: Deal, seat: int) -> np.ndarray:
+    n = deal.num_players
+    return observation.encode(information_state(deal, seat, [0] * n, 0))
+
+
+def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "score", normalise: bool = False,
+                      check_obs_every: int = 1, directions=None, on_done=None) -> dict:
+    """Step both engines with the same random legal actions until ``deals`` deals have ended.
+
+    Asserts identical acting players, masks, observations (every ``check_obs_every``-th
+    step), rewards, final scores and final observations. Returns counts for the caller.
+    """
+    n = rules.num_players
+    rng = np.random.default_rng(seed)
+    dealers = rng.integers(n, size=batch)
+    hands = [deal_hands(rules, n, int(d), rng) for d in dealers]
+    if directions is None:
+        directions = [pass_direction_for(rules, 0, rng) for _ in range(batch)]
+    refs = [Deal(rules, h, int(d), p) for h, d, p in zip(hands, dealers, directions)]
+    eng = VectorEngine(rules, batch, reward=reward, normalise=normalise, seed=seed, final_observations=True)
+    obs, mask, to_act = eng.reset(hands=np.array(hands, dtype=np.uint64), dealers=dealers,
+                                  pass_directions=directions)
+    ended, steps = 0, 0
+    moons = 0
+    while ended < deals:
+        for i, ref in enumerate(refs):
+            assert to_act[i] == ref.to_act, f"game {i} step {steps}: to_act"
+            assert np.array_equal(mask[i], ref.legal_mask()), f"game {i} step {steps}: mask"
+            if steps % check_obs_every == 0:
+                want = reference_obs(ref, ref.to_act)
+                got = obs[i]
+                if not np.array_equal(got, want):
+                    bad = np.flatnonzero(got != want)
+                    names = {name for name, sl in observation.offsets(n).items() for b in bad if sl.start <= b < sl.stop}
+                    raise AssertionError(f"game {i} step {steps}: observation differs in {sorted(names)}")
+        actions = eng.random_actions(rng)
+        last = to_act.copy()
+        obs, mask, to_act, rewards, done, final = eng.step(actions)
+        steps += 1
+        state = eng.state()
+        for i, ref in enumerate(refs):
+            ref.step(int(actions[i]))
+            assert done[i] == ref.is_over, f"game {i} step {steps}: done"
+            if not done[i]:
+                assert not rewards[i].any() and not final[i].any()
+                continue
+            ended += 1
+            if on_done is not None:
+                on_done((steps, i))
+            assert tuple(final[i]) == ref.scores, f"game {i}: scores {final[i]} vs {ref.scores}"
+            want = np.float32(deal_rewards(rules, ref.scores, reward, normalise))
+            assert np.array_equal(rewards[i], want), f"game {i}: rewards {rewards[i]} vs {want}"
+            assert np.array_equal(eng.final_obs[i], reference_obs(ref, int(last[i]))), f"game {i}: final obs"
+            moons += max(ref.penalty_taken) == ref.penalty_total
+            refs[i] = Deal(rules, [int(h) for h in state["hands"][i]], int(state["dealer"][i]),
+                           str(state["pass_direction"][i]))
+            assert state["dealer"][i] == (ref.dealer + 1) % n
+    return {"steps": steps, "deals": ended, "moons": moons}
+
+
+# ---------------------------------------------------------------------------------- differential tests
+
+LISTED = ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady", "slippery_anne",
+          "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts", "petrone_black_mariah")
+CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p][2]]
+
+
+@pytest.mark.parametrize("preset,n", CONFIGS, ids=[f"{p}-{n}" for p, n in CONFIGS])
+def test_every_preset_and_player_count_matches_the_reference(preset, n):
+    out = play_side_by_side(make_rules(preset, n), batch=8, deals=24, seed=n)
+    assert out["deals"] >= 24
+
+
+OPTION_VARIANTS = {
+    # seed 003: the others add the moon unless one of them would win; JD -10 and +1 per clean
+    # trick make the shooter sometimes not the lowest, so both branches occur.
+    "moon_unless_win": dict(preset="slippery_anne", card_values={"QS": 13, "JD": -10}, clean_trick_bonus=1,
+                            moon="others_plus_unless_win", match_end="threshold_reached", match_threshold=10),
+    "moon_unless_win_one_deal": dict(preset="slippery_anne", moon="others_plus_unless_win", match_deals=1),
+    "shooter_minus": dict(preset="slippery_anne", moon="shooter_minus"),
+    "queen_only_hearts_lead": dict(preset="american_hearts", lead_hearts_with_queen_only=True, queen_breaks_hearts=True),
+    "any_club_first_lead": dict(preset="american_hearts", first_lead="lowest_club_any_club", first_trick_no_points=True),
+    "eldest_any_no_points": dict(preset="black_maria", first_lead="eldest_any", first_trick_no_points=True),
+    "hearts_trumps_3p": dict(preset="black_maria", trumps="hearts", lower_wins=False),
+    "random_pass_order": dict(preset="black_maria", pass_order="random", pass_cycle=("left", "right", "hold")),
+    "pass_second_left_5p": dict(preset="black_maria", num_players=5, pass_cycle=("left2", "right2"),
+                                no_pass_cards=("AS", "KS")),
+    "no_passing": dict(preset="black_maria", pass_count=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_VARIANTS))
+def test_rule_options_match_the_reference(name):
+    opts = dict(OPTION_VARIANTS[name])
+    rules = make_rules(opts.pop("preset"), opts.pop("num_players", None), **opts)
+    out = play_side_by_side(rules, batch=8, deals=32, seed=7)
+    if name.startswith("moon") or name == "shooter_minus":
+        assert out["moons"] == out["deals"]  # only Q♠ scores positive: every deal is a moon
+
+
+@pytest.mark.parametrize("mode,normalise", [("score", True), ("zero_sum", False), ("zero_sum", True)])
+def test_reward_modes_match_the_reference(mode, normalise):
+    play_side_by_side(make_rules("omnibus", 4), batch=8, deals=24, seed=11, reward=mode, normalise=normalise)
+
+
+def test_batch_of_one_matches_the_reference():
+    out = play_side_by_side(make_rules("black_maria"), batch=1, deals=12, seed=5)
+    assert out["steps"] == 12 * (9 + 51)  # 3 players pass 3 each, then 17 tricks of 3
+
+
+def test_games_that_end_at_different_times_match_the_reference():
+    # American Hearts: a hold deal has no passing, so it ends 12 decisions earlier.
+    rules = make_rules("american_hearts", 4)
+    ends = []
+    out = play_side_by_side(rules, batch=6, deals=30, seed=9,
+                            directions=["hold", "left", "hold", "across", "right", "hold"], on_done=ends.append)
+    first = [step for step, game in ends if game == 0][0]
+    assert [step for step, game in ends if game == 1][0] == first + 12
+    assert out["deals"] >= 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset,n", CONFIGS, ids=[f"{p}-{n}" for p, n in CONFIGS])
+def test_thousands_of_deals_match_the_reference(preset, n):
+    play_side_by_side(make_rules(preset, n), batch=64, deals=2000, seed=100 + n)
+
+
+# ---------------------------------------------------------------------------------- seeded dealing
+
+def _trajectory(engine, seed, steps):
+    rng = np.random.default_rng(seed)
+    obs, mask, _ = engine.reset(seed=seed)
+    out = [obs.copy()]
+    for _ in range(steps):
+        obs = engine.step(engine.random_actions(rng))[0]
+        out.append(obs.copy())
+    return np.stack(out)
+
+
+def test_seeded_reset_is_reproducible_and_seeds_differ():
+    rules = make_rules("black_maria")
+    a = _trajectory(VectorEngine(rules, 16), 3, 130)
+    b = _trajectory(VectorEngine(rules, 16), 3, 130)
+    c = _trajectory(VectorEngine(rules, 16), 4, 130)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(CONFIGS), steps=st.integers(1, 150))
+def test_cards_are_conserved_and_masks_are_never_empty(seed, preset, steps):
+    rules = make_rules(*preset)
+    eng = VectorEngine(rules, 5, seed=seed)
+    rng = np.random.default_rng(seed)
+    _, mask, to_act = eng.reset()
+    deck = rules.deck_mask()
+    for _ in range(steps):
+        s = eng.state()
+        held = np.bitwise_or.reduce(s["hands"], axis=1)
+        in_play = held | np.bitwise_or.reduce(s["played"], axis=1)
+        passing = s["phase"] == 0
+        in_play |= np.where(passing, np.bitwise_or.reduce(s["passed"], axis=1), 0).astype(np.uint64)
+        assert (in_play == np.uint64(deck)).all()
+        assert (np.bitwise_count(s["hands"]).sum(axis=1) + np.bitwise_count(s["played"]).sum(axis=1)
+                + np.where(passing, np.bitwise_count(s["passed"]).sum(axis=1), 0) == bin(deck).count("1")).all()
+        assert (mask.sum(axis=1) > 0).all()
+        own_hand = s["hands"][np.arange(5), to_act]
+        assert ((s["legal"] & ~own_hand) == 0).all()  # only cards the acting seat holds
+        _, mask, to_act, *_ = eng.step(eng.random_actions(rng))
+
+
+def test_random_actions_are_uniform_over_the_legal_cards():
+    eng = VectorEngine(make_rules("black_maria"), 4000, seed=1)
+    eng.reset()
+    rng = np.random.default_rng(2)
+    picks = eng.random_actions(rng)
+    legal = eng.state()["legal"]
+    assert (((legal >> picks.astype(np.uint64)) & np.uint64(1)) == 1).all()
+    # First pass pick: the whole 17-card hand is legal; position of the pick within the hand.
+    ranks = np.array([bin(int(h) & ((1 << int(c)) - 1)).count("1") for h, c in zip(legal, picks)])
+    counts = np.bincount(ranks, minlength=17)
+    assert counts.size == 17 and counts.min() > 4000 / 17 * 0.6 and counts.max() < 4000 / 17 * 1.4
+
+
+# ---------------------------------------------------------------------------------- errors and refusals
+
+def test_an_illegal_action_names_the_game_and_the_card():
+    eng = VectorEngine(make_rules("black_maria"), 4, seed=0)
+    eng.reset()
+    actions = eng.random_actions(np.random.default_rng(0))
+    hands = eng.state()["hands"]
+    to_act = eng.state()["to_act"]
+    foreign = int(hands[2, (to_act[2] + 1) % 3])
+    actions[2] = (foreign & -foreign).bit_length() - 1  # a card the next seat holds
+    with pytest.raises(IllegalActionError, match=rf"game 2: player_{to_act[2]} may not pass {card_str(int(actions[2]))}; legal:"):
+        eng.step(actions)
+
+
+@pytest.mark.parametrize("actions,match", [
+    (np.zeros(3, dtype=np.int64), r"one action per game: shape \(4,\)"),
+    (np.full(4, 52), r"game 0: action 52 is outside the action space 0..51"),
+    (np.zeros(4, dtype=np.float32), r"integer card ids"),
+])
+def test_malformed_actions_are_refused(actions, match):
+    eng = VectorEngine(make_rules("black_maria"), 4, seed=0)
+    eng.reset()
+    with pytest.raises((ValueError, IllegalActionError), match=match):
+        eng.step(actions)
+
+
+def test_bad_given_deals_are_refused():
+    rules = make_rules("black_maria")
+    eng = VectorEngine(rules, 2)
+    hands = np.array([deal_hands(rules, 3, 0, np.random.default_rng(i)) for i in range(2)], dtype=np.uint64)
+    bad = hands.copy()
+    bad[1, 0] |= np.uint64(1)  # 2♣ is not in the 3-player deck
+    with pytest.raises(ValueError, match="game 1: hands do not deal the 3-player deck"):
+        eng.reset(hands=bad)
+    with pytest.raises(ValueError, match=r"pass direction 'left' is not in this game's cycle \['right'\]"):
+        eng.reset(hands=hands, pass_directions=["left", "right"])
+    with pytest.raises(ValueError, match=r"dealers must be 2 seats in 0..2"):
+        eng.reset(hands=hands, dealers=[0, 3])
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorEngine(rules, 2).step(np.zeros(2, dtype=np.int64))
+
+
+def test_unsupported_options_are_refused_at_construction():
+    with pytest.raises(UnsupportedRulesError, match="card_values must fit the int8 observation"):
+        VectorEngine(make_rules("black_maria", card_values={"QS": 200}), 4)
+
+    @dataclasses.dataclass(frozen=True)
+    class TurboRules(Rules):
+        charging: bool = False  # an option the engine has no code for
+
+    VectorEngine(TurboRules(), 2)  # at its default the option changes nothing
+    with pytest.raises(UnsupportedRulesError, match="does not implement rules option charging=True"):
+        VectorEngine(TurboRules(charging=True), 2)
+    with pytest.raises(ValueError, match="reward mode 'win' is not allowed"):
+        VectorEngine(make_rules("black_maria"), 2, reward="win")
+
+
+def test_outputs_are_read_only_views():
+    eng = VectorEngine(make_rules("black_maria"), 2, seed=0)
+    obs, mask, _ = eng.reset()
+    with pytest.raises(ValueError):
+        obs[0, 0] = 1
+    with pytest.raises(ValueError):
+        mask[0, 0] = 1
+
+
+def test_state_per_game_is_well_under_a_kilobyte():
+    for preset, n in [("black_maria", 3), ("black_maria", 7)]:
+        eng = VectorEngine(make_rules(preset, n), 1000)
+        # The game state: every array with one column per game, observation buffers aside.
+        state = [a for a in vars(eng).values() if isinstance(a, np.ndarray) and a.shape[-1] == 1000]
+        assert len(state) > 20
+        assert sum(a.nbytes for a in state) / 1000 < 1024
