@@ -15,7 +15,10 @@ comes from (seed 000's tips, seed 003):
 * discarding: Q♠ K♠ A♠ and high hearts first, then high cards of short suits;
 * leading: low cards that cannot win much, low spades to flush Q♠ when it does not hold
   the K♠ or A♠, never into a suit someone has shown void in when points can be dumped;
-* keeping a low heart as a duck (low hearts are worth little to shed).
+* keeping a low heart as a duck (low hearts are worth little to shed);
+* the decisions of the issue-6 rule systems: it never charges (Turbo Hearts) and never
+  passes on unseen; it discards after taking a kitty as it would pass; as a moon shooter
+  it adds to the others when that leaves it the lowest total, else subtracts.
 
 The decision reads only what its seat may know: its hand, the cards played, voids shown
 and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
@@ -29,8 +32,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
-from ..deal import PASS, Deal
+from ..actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
+from ..cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
+from ..deal import CHARGE, DISCARD, MOON, PASS, Deal
 from ..infostate import InfoState
 from ..rules import Rules
 
@@ -90,6 +94,8 @@ def view_from_deal(deal: Deal) -> View:
     hand = deal.hands[p]
     if deal.phase == PASS:
         return View(t, PASS, hand, deal.legal, (), -1, 0, (), deal.pass_count - len(deal.pass_picks[p]))
+    if deal.phase in (CHARGE, DISCARD, MOON):
+        return View(t, deal.phase, hand, deal.legal, (), -1, 0, (), deal.discards_left)
     held = 0
     for h in deal.hands:
         held |= h
@@ -109,6 +115,8 @@ def view_from_info(info: InfoState) -> View:
     legal = mask_of(info.legal)
     if info.phase == PASS:
         return View(t, PASS, hand, legal, (), -1, 0, (), info.pass_count - len(info.passed))
+    if info.phase in (CHARGE, DISCARD, MOON):
+        return View(t, info.phase, hand, legal, (), -1, 0, (), len(info.kitty) - len(info.discarded))
     gone = mask_of(c for _, c in info.plays)
     pos = info.seats.index(info.seat)
     trick = tuple(c for _, c in info.current_trick)
@@ -238,10 +246,15 @@ def choose(v: View) -> int:
     legal = v.legal
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    score = pass_score if v.phase == PASS else play_score
+    if v.phase == CHARGE:
+        return CHARGE_DONE
+    if v.phase == MOON:
+        return MOON_SUBTRACT
+    picking = v.phase in (PASS, DISCARD)  # a discard after the kitty is chosen like a pass
+    score = pass_score if picking else play_score
     best, best_s = -1, None
-    m = legal
-    sign = -1.0 if v.phase == PASS else 1.0
+    m = legal & FULL_DECK  # never "pass on unseen"
+    sign = -1.0 if picking else 1.0
     while m:
         low = m & -m
         c = low.bit_length() - 1
@@ -270,4 +283,18 @@ class HeuristicAgent:
         legal = int(mask_of(np.flatnonzero(mask).tolist()))
         if legal != v.legal:
             raise ValueError("the mask does not match the information state's legal actions")
+        if info.phase == MOON:
+            return moon_choice(info)
         return choose(v)
+
+
+def moon_choice(info: InfoState) -> int:
+    """Add the moon to the others when that leaves this seat's side alone with the lowest total, else subtract.
+
+    Either choice moves the shooter by the same amount against everyone; adding brings the
+    match end closer, which is good only for the leader.
+    """
+    total = sum(v for v in info.rules.card_values if v > 0)
+    mine = info.match_scores[info.seat]
+    others = [info.match_scores[s] + total for s in info.seats if s not in (info.seat, info.partner)]
+    return MOON_ADD if others and mine < min(others) else MOON_SUBTRACT

@@ -37,7 +37,7 @@ from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, cards_of, mask_of, parse_c
 from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
-from ..observation import LAYOUT_VERSION, offsets, size
+from ..observation import LAYOUT_VERSION, encode, offsets, size_for
 from ..rewards import REWARD_MODES, deal_rewards
 from ..rules import OPTION_NAMES, Rules, make_rules
 from .render import render_table
@@ -55,14 +55,16 @@ def _check_choice(name: str, value: Any, allowed) -> None:
         raise ValueError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
 
 
-def _read_hand(hand: Any, seat: int) -> int:
-    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask."""
+def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
+    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask
+    (as a list of card ids with two decks, where a card may be held twice)."""
     if isinstance(hand, int) and not isinstance(hand, bool):
         return hand
     if isinstance(hand, str):
         hand = hand.split()
     try:
-        return mask_of(parse_card(c) if isinstance(c, str) else int(c) for c in hand)
+        ids = [parse_card(c) if isinstance(c, str) else int(c) for c in hand]
+        return ids if decks > 1 else mask_of(ids)
     except (TypeError, ValueError) as e:
         raise ValueError(
             f"options['hands'][{seat}] must be a bit mask, card ids or card strings such as ['QS', '10h']: {e}"
@@ -105,6 +107,9 @@ class BlackMariaEnv(AECEnv):
         if not isinstance(reward_normalise, bool):
             raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
         n = self.rules.num_players
+        # Rules with issue-6 options (extra phases, two decks, teams...) are observed through the
+        # reference encoder at each observe(); the classic presets keep the incremental tracker.
+        self._plain = not self.rules.uses_extensions
         if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
             raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
         self.episode = episode
@@ -119,12 +124,12 @@ class BlackMariaEnv(AECEnv):
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         num_actions = self.rules.num_actions
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-128, 127, (size(n),), np.int8),
+            "observation": spaces.Box(-128, 127, (size_for(self.rules),), np.int8),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size(n),), np.int8)
+        self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
         self._tracker = ObservationTracker(self.rules)
         self._hand_cell = offsets(n)["hand"].start
         self._rng: np.random.Generator | None = None
@@ -183,7 +188,8 @@ class BlackMariaEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._tracker.start(self._deal, match.totals, match.deals_played)
+        if self._plain:
+            self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = self.possible_agents[self._deal.current_seat]
 
     def _deal_options(self, options: dict[str, Any]):
@@ -200,7 +206,7 @@ class BlackMariaEnv(AECEnv):
         if hands is not None:
             if isinstance(hands, (str, bytes)) or len(hands) != n:
                 raise ValueError(f"options['hands'] must hold one hand per seat ({n} hands)")
-            given = [_read_hand(h, s) for s, h in enumerate(hands)]
+            given = [_read_hand(h, s, self.rules.decks) for s, h in enumerate(hands)]
             hands = [given[(s - rotate) % n] for s in range(n)]
             if dealer is None:
                 raise ValueError("options['hands'] needs options['dealer'] too: who dealt decides who leads")
@@ -233,7 +239,7 @@ class BlackMariaEnv(AECEnv):
             self._clear_deal_end()
         self._cumulative_rewards[self.agent_selection] = 0
         tracker = self._tracker
-        if deal.renege is None:
+        if deal.renege is None and self._plain:
             card = int(action)
             if phase == PASS:
                 tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], card)
@@ -275,13 +281,15 @@ class BlackMariaEnv(AECEnv):
         self._dirty = True
         if self.episode == "deal" or match.is_over:
             self._over = True
-            self._tracker.deal_over()
-            self._tracker.match_numbers(match.totals, match.deals_played)
+            if self._plain:
+                self._tracker.deal_over()
+                self._tracker.match_numbers(match.totals, match.deals_played)
             for a in names:
                 self.terminations[a] = True
             return
         self._deal = match.start_deal()
-        self._tracker.start(self._deal, match.totals, match.deals_played)
+        if self._plain:
+            self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = names[self._deal.current_seat]
 
     # ------------------------------------------------------------------ observing
@@ -289,12 +297,22 @@ class BlackMariaEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         deal = self._deal
+        if not self._plain:
+            row = self._encoded(seat)
+            acting = not self._over and deal.seats[deal.to_act] == seat
+            mask = deal.legal_mask() if acting else np.zeros(self.rules.num_actions, dtype=np.int8)
+            return {"observation": row, "action_mask": mask}
         row = self._tracker.obs[seat]
         if not self._over and deal.seats[deal.to_act] == seat:
             mask = self._legal_mask(deal, row)
         else:
             mask = np.zeros(self.rules.num_actions, dtype=np.int8)
         return {"observation": row.copy(), "action_mask": mask}
+
+    def _encoded(self, seat: int) -> np.ndarray:
+        """The reference encoder's vector of ``seat`` (rules with issue-6 options)."""
+        match = self.match
+        return encode(information_state(self._deal, seat, match.totals, match.deals_played))
 
     def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
         """The acting player's legal actions as int8. Most often they are the whole hand or one
@@ -330,14 +348,14 @@ class BlackMariaEnv(AECEnv):
         out = np.zeros(self.state_space.shape, dtype=np.int8)
         picks_pending = deal.phase == PASS
         for pos, s in enumerate(deal.seats):
-            for c in cards_of(deal.hands[pos]):
-                out[s * NUM_CARDS + c] = 1
+            for c in deal.hand_cards(pos):
+                out[s * NUM_CARDS + c] += 1
             if picks_pending:
                 for c in deal.pass_picks[pos]:
                     out[(n + s) * NUM_CARDS + c] = 1
         if not self._over:
             out[2 * n * NUM_CARDS + deal.seats[deal.to_act]] = 1
-        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0]
+        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0] if self._plain else self._encoded(0)
         return out
 
     # ------------------------------------------------------------------ rendering
@@ -359,7 +377,7 @@ class BlackMariaEnv(AECEnv):
         hands = None
         if reveal:
             deal = self._deal
-            hands = {s: tuple(cards_of(deal.hands[pos])) for pos, s in enumerate(deal.seats)}
+            hands = {s: tuple(deal.hand_cards(pos)) for pos, s in enumerate(deal.seats)}
         return render_table(info, hands)
 
     def close(self) -> None:
