@@ -719,6 +719,8 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         raise ValueError(f"a deal has 2 to {_MAX_POSITIONS} players, got {k} hands")
     if kitty and rules.kitty == "none":
         raise ValueError("these rules have no kitty (kitty='none'), but a kitty was given")
+    if len(kitty) != rules.kitty_size(k):
+        raise ValueError(f"the kitty must hold the {rules.kitty_size(k)} cards left over, got {len(kitty)}")
     expected = rules.deck_mask(k)
     if rules.decks == 1:
         seen = 0
@@ -734,8 +736,9 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         if seen != expected:
             missing = cards_of(expected & ~seen)
             extra = cards_of(seen & ~expected)
+            deck = "full deck (kitty rule)" if rules.kitty != "none" else f"deck of deck table {rules.deck_table!r}"
             raise ValueError(
-                f"hands do not make the {k}-player deck of deck table {rules.deck_table!r}: "
+                f"hands do not make the {k}-player {deck}: "
                 f"missing {[card_str(c) for c in missing]}, not in that deck {[card_str(c) for c in extra]}"
             )
     else:
@@ -751,8 +754,6 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
     sizes = [bin(m).count("1") + bin(d).count("1") for m, d in zip(masks, doubles)]
     if len(set(sizes)) != 1:
         raise ValueError(f"hands must all be the same size, got sizes {sizes}")
-    if len(kitty) != rules.kitty_size(k):
-        raise ValueError(f"the kitty must hold the {rules.kitty_size(k)} cards left over, got {len(kitty)}")
 
 
 def clone_deal(deal: Deal) -> Deal:
