@@ -50,18 +50,12 @@ def test_shooter_chooses_between_subtracting_and_adding():
 
 
 def test_no_choice_without_a_shot():
-    rules = sweep_rules(moon="shooter_choice")
-    # P1 gets the A♥ for its 2♠. P0 plays its highest card, P1 its lowest, P2 and P3 their highest:
-    # trick 1 is 2S 3S AC AD (P1 wins), then P1 leads the A♥ (its lowest id), P2 and P3 shed, and P0 must follow
-    # with its highest heart, K♥: P1 takes 2 points, so nobody shoots.
-    hands = [h[:] for h in SWEEP]
-    hands[0][12], hands[1][0] = hands[1][0], hands[0][12]
-    deal = Deal(rules, hands, dealer=3)
-    while deal.phase != "done":
-        legal = deal.legal_actions()
-        deal.step(max(legal) if deal.to_act != 1 else min(legal))
-    assert deal.tricks[:2] == [(0, tuple(cards("2S 3S AC AD")), 1), (1, tuple(cards("AH KC KD KH")), 1)]
-    assert deal.moon_shot is None and sum(deal.scores) == 26 and deal.scores[1] >= 2
+    rules = make_rules("american_hearts", moon="shooter_choice")
+    # Points split 13/13: nobody took every penalty card, no decision, no moon scoring.
+    assert moon_shooter(rules, [13, 13, 0, 0], 26, [5, 5, 3, 0]) is None
+    assert deal_scores(rules, [13, 13, 0, 0], [13, 13, 0, 0], 26, [0] * 4) == (13, 13, 0, 0)
+    with pytest.raises(ValueError, match="moon_choice must be one of \\['subtract', 'add'\\], got None"):
+        deal_scores(rules, [26, 0, 0, 0], [26, 0, 0, 0], 26, [0] * 4)
 
 
 def test_shooting_the_sun_scores_like_the_moon_with_its_total():
