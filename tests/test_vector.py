@@ -265,13 +265,15 @@ def test_unsupported_options_are_refused_at_construction():
         VectorEngine(make_rules("black_maria"), 2, reward="win")
 
 
-def test_outputs_are_read_only_views():
+def test_outputs_are_new_arrays_the_engine_does_not_reuse():
     eng = VectorEngine(make_rules("black_maria"), 2, seed=0)
-    obs, mask, _ = eng.reset()
-    with pytest.raises(ValueError):
-        obs[0, 0] = 1
-    with pytest.raises(ValueError):
-        mask[0, 0] = 1
+    obs, mask, to_act = eng.reset()
+    kept = obs.copy(), mask.copy(), to_act.copy()
+    obs[:] = 0  # a learner normalising in place must not corrupt the engine
+    mask[:] = 0
+    out = eng.step(eng.random_actions(np.random.default_rng(0)))
+    assert out[0] is not obs and (out[1].sum(axis=1) > 0).all()
+    assert not np.array_equal(out[0], kept[0])  # the acting seat's view moved on
 
 
 def test_state_per_game_is_well_under_a_kilobyte():
