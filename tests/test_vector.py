@@ -283,3 +283,11 @@ def test_state_per_game_is_well_under_a_kilobyte():
         state = [a for a in vars(eng).values() if isinstance(a, np.ndarray) and a.shape[-1] == 1000]
         assert len(state) > 20
         assert sum(a.nbytes for a in state) / 1000 < 1024
+
+
+def test_benchmark_functions_run_and_report_rates_and_memory():
+    from bm_env.bench.vector import decisions_per_second, peak_memory_mb
+
+    wall, cpu = decisions_per_second("black_maria", 3, 16, 800)
+    assert wall > 0 and cpu > 0
+    assert 0 < peak_memory_mb("black_maria", 3, 16, steps=5) < 50
