@@ -3,8 +3,6 @@
 import io
 import json
 
-import numpy as np
-
 from bm_env.cards import card_pretty, card_str
 from bm_env.cli.play import Game, build_parser, main
 

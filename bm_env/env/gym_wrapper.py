@@ -19,15 +19,12 @@ is never replaced by a legal one. Pass ``illegal_action="raise"`` to get the err
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import gymnasium
 import numpy as np
 
 from .aec import BlackMariaEnv
-
-Opponent = Callable[[np.ndarray, np.ndarray], int]
-
 
 class SingleAgentEnv(gymnasium.Env):
     """One seat of :class:`~bm_env.env.aec.BlackMariaEnv` as a Gymnasium environment."""
