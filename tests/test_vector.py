@@ -291,3 +291,16 @@ def test_benchmark_functions_run_and_report_rates_and_memory():
     wall, cpu = decisions_per_second("black_maria", 3, 16, 800)
     assert wall > 0 and cpu > 0
     assert 0 < peak_memory_mb("black_maria", 3, 16, steps=5) < 50
+
+
+def test_an_observation_does_not_change_when_other_players_swap_unseen_cards():
+    rules = make_rules("black_maria", 4)
+    hands = deal_hands(rules, 4, 3, np.random.default_rng(8))  # dealer 3: seat 0 acts first
+    swapped = list(hands)
+    a, b = hands[1] & -hands[1], hands[2] & -hands[2]  # the lowest card of seats 1 and 2
+    swapped[1], swapped[2] = hands[1] ^ a | b, hands[2] ^ b | a
+    eng = VectorEngine(rules, 2)
+    obs, mask, to_act = eng.reset(hands=np.array([hands, swapped], dtype=np.uint64), dealers=[3, 3])
+    assert list(to_act) == [0, 0]
+    assert np.array_equal(obs[0], obs[1]) and np.array_equal(mask[0], mask[1])
+    assert not np.array_equal(eng.state()["hands"][0], eng.state()["hands"][1])
