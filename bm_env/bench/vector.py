@@ -63,7 +63,7 @@ def run(quick: bool) -> list[dict]:
                 "note": f"{CHOOSER}; by CPU time {round(cpu)}/s"}
 
     for batch in (1, 64, 1024, 4096, 16384):
-        budget = decisions if batch >= 1024 else decisions // (40 if batch == 1 else 4)
+        budget = decisions if batch >= 1024 else decisions // (400 if batch == 1 else 40)
         rows.append(row(f"vector black_maria 3p batch {batch}", decisions_per_second("black_maria", 3, batch, budget)))
     for preset, n in (("black_maria", 4), ("black_maria", 7), ("dirty_lady", 4), ("american_hearts", 4),
                       ("openspiel_hearts", 4), ("spot_hearts", 5), ("petrone_black_mariah", 4)):
