@@ -68,6 +68,11 @@ class Encoder:
         self.tricks_played = o["tricks_played"].start
         self.hearts_broken = o["hearts_broken"].start
         self.void_shift = np.array([2 * n + 4 + 4 * r for r in range(n)], dtype=np.uint64)[:, None]
+        # One-hot bits of a seat relative to the observer, looked up by seat * n + observer.
+        rel = np.array([(s - me) % n for s in range(n) for me in range(n)], dtype=np.uint64)
+        self.dealer_bits = np.left_shift(_ONE, rel)
+        self.leader_bits = np.left_shift(_ONE, rel + np.uint64(n))
+        self.led_bits = np.left_shift(_ONE, np.arange(4, dtype=np.uint64) + np.uint64(2 * n))
 
     def _place(self, rows: np.ndarray, bits: np.ndarray, start: int, width: int) -> None:
         """OR a field of ``width`` bits (values ``bits``) into the word rows at bit ``start``."""
@@ -111,10 +116,9 @@ class Encoder:
         self._place(rows, np.where(phase < 2, _ONE << phase, 0).astype(np.uint64), self.phase, 2)
         passes = s["pass_count"]
         self._place(rows, _ONE << np.where(passes > 0, off, 0).astype(np.uint64), self.receiver, n)
-        block = _ONE << ((s["dealer"] - me) % n).astype(np.uint64)
-        in_trick = s["in_trick"] > 0
-        lead = (_ONE << (n + (s["leader"] - me) % n).astype(np.uint64)) | (_ONE << (2 * n + s["led"]).astype(np.uint64))
-        block |= np.where(in_trick, lead, 0).astype(np.uint64)
+        block = np.take(self.dealer_bits, s["dealer"] * n + me)
+        lead = np.take(self.leader_bits, s["leader"] * n + me) | np.take(self.led_bits, s["led"])
+        block |= np.where(s["in_trick"] > 0, lead, np.uint64(0))
         voids = np.take(s["voids"].reshape(-1), rel_idx).astype(np.uint64)
         block |= np.bitwise_or.reduce(voids << self.void_shift, axis=0)
         self._place(rows, block, self.onehot, 6 * n + 4)
