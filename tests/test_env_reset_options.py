@@ -81,3 +81,24 @@ def test_hands_that_do_not_make_the_deck_are_refused():
 def test_unknown_reset_options_warn_naming_the_known_ones():
     with pytest.warns(UserWarning, match="hands"):
         raw_env().reset(seed=0, options={"hand": 1})
+
+
+def test_a_given_deal_keeps_its_pass_direction_across_episodes():
+    """american_hearts cycles left, right, across, hold by episode, but a given deal always passes the same way."""
+    hands = _hands(4, 2, "american_hearts")
+    e = raw_env(rules="american_hearts")
+    e.reset(seed=0)
+    directions = []
+    for rotate in range(4):
+        e.reset(options={"hands": hands, "dealer": 0, "rotate": rotate})
+        directions.append(e.match.deal.pass_direction)
+    assert directions == ["left"] * 4
+
+
+def test_refused_options_leave_the_episode_untouched():
+    e = raw_env()
+    e.reset(seed=0)
+    deal = e.match.deal
+    with pytest.raises(ValueError):
+        e.reset(seed=5, options={"dealer": 9})
+    assert e.match.deal is deal
