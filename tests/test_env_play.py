@@ -29,6 +29,7 @@ def play_deals(kwargs, deals, seed):
             mask = obs["action_mask"]
             assert mask.dtype == np.int8 and obs["observation"].dtype == np.int8
             assert mask.sum() > 0, f"{agent} has no legal action"
+            np.testing.assert_array_equal(mask, raw.match.deal.legal_mask())  # the fast paths agree with the engine
             for other in e.agents:
                 if other != agent:
                     assert not e.observe(other)["action_mask"].any(), f"{other} has a mask while {agent} acts"
