@@ -265,13 +265,15 @@ def test_unsupported_options_are_refused_at_construction():
         VectorEngine(make_rules("black_maria"), 2, reward="win")
 
 
-def test_outputs_are_read_only_views():
+def test_outputs_are_new_arrays_the_engine_does_not_reuse():
     eng = VectorEngine(make_rules("black_maria"), 2, seed=0)
-    obs, mask, _ = eng.reset()
-    with pytest.raises(ValueError):
-        obs[0, 0] = 1
-    with pytest.raises(ValueError):
-        mask[0, 0] = 1
+    obs, mask, to_act = eng.reset()
+    kept = obs.copy(), mask.copy(), to_act.copy()
+    obs[:] = 0  # a learner normalising in place must not corrupt the engine
+    mask[:] = 0
+    out = eng.step(eng.random_actions(np.random.default_rng(0)))
+    assert out[0] is not obs and (out[1].sum(axis=1) > 0).all()
+    assert not np.array_equal(out[0], kept[0])  # the acting seat's view moved on
 
 
 def test_state_per_game_is_well_under_a_kilobyte():
@@ -281,3 +283,24 @@ def test_state_per_game_is_well_under_a_kilobyte():
         state = [a for a in vars(eng).values() if isinstance(a, np.ndarray) and a.shape[-1] == 1000]
         assert len(state) > 20
         assert sum(a.nbytes for a in state) / 1000 < 1024
+
+
+def test_benchmark_functions_run_and_report_rates_and_memory():
+    from bm_env.bench.vector import decisions_per_second, peak_memory_mb
+
+    wall, cpu = decisions_per_second("black_maria", 3, 16, 800)
+    assert wall > 0 and cpu > 0
+    assert 0 < peak_memory_mb("black_maria", 3, 16, steps=5) < 50
+
+
+def test_an_observation_does_not_change_when_other_players_swap_unseen_cards():
+    rules = make_rules("black_maria", 4)
+    hands = deal_hands(rules, 4, 3, np.random.default_rng(8))  # dealer 3: seat 0 acts first
+    swapped = list(hands)
+    a, b = hands[1] & -hands[1], hands[2] & -hands[2]  # the lowest card of seats 1 and 2
+    swapped[1], swapped[2] = hands[1] ^ a | b, hands[2] ^ b | a
+    eng = VectorEngine(rules, 2)
+    obs, mask, to_act = eng.reset(hands=np.array([hands, swapped], dtype=np.uint64), dealers=[3, 3])
+    assert list(to_act) == [0, 0]
+    assert np.array_equal(obs[0], obs[1]) and np.array_equal(mask[0], mask[1])
+    assert not np.array_equal(eng.state()["hands"][0], eng.state()["hands"][1])

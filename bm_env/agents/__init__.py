@@ -34,6 +34,16 @@ _PARAMS = {
 SPEC_FORMS = "random | heuristic | pimc[:worlds=N,rollouts=N,rollout=heuristic|random|PATH] | policy:PATH[,greedy=true|false]"
 
 
+_REGISTERED: dict[str, Any] = {}
+
+
+def register_agent(name: str, factory) -> None:
+    """Make ``name`` a spec for ``factory(rules, seed)`` (custom agents in the harness; no parameters)."""
+    if name in _PARAMS or not name.isidentifier():
+        raise ValueError(f"agent name {name!r} is taken or not an identifier")
+    _REGISTERED[name] = factory
+
+
 class AgentSpecError(ValueError):
     """An agent spec that cannot be read, with the accepted forms."""
 
@@ -66,6 +76,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     body = spec.strip().split("#", 1)[0]
     name, _, rest = body.partition(":")
     name = name.strip()
+    if name in _REGISTERED and not rest.strip():
+        return name, {}
     if name not in _PARAMS:
         raise AgentSpecError(f"unknown agent {name!r} in spec {spec!r}; accepted: {SPEC_FORMS}")
     params: dict[str, Any] = {}
@@ -96,6 +108,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
     """The agent a spec names, for ``rules``, seeded with ``seed``."""
     name, params = parse_spec(spec)
+    if name in _REGISTERED:
+        return _REGISTERED[name](rules, seed)
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
@@ -127,4 +141,4 @@ def _policy_playout(agent: PolicyAgent):
 
 
 __all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "HeuristicAgent", "PimcAgent", "PolicyAgent", "RandomAgent",
-           "make_agent", "parse_spec"]
+           "make_agent", "parse_spec", "register_agent"]

@@ -188,7 +188,8 @@ def play_score(v: View, c: int) -> float:
     lower = (suit_others & _BELOW[c]).bit_count()
     power = lower / (suit_others.bit_count() + 1)
     my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
-    shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0
+    # (+ a hair per rank: among equals, the higher card goes first)
+    shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
     if t.trumps and suit == HEARTS:
         shed -= 1.0  # a trump is worth keeping
     elif my_suit <= 2 and t.trick_cost > 0:

@@ -153,23 +153,25 @@ class BlackMariaEnv(AECEnv):
         ``hands``: one hand per seat (bit mask, card ids, or card strings); ``dealer``: the
         dealer's seat; ``pass_direction``: one of the rules' pass cycle; ``rotate``: shift the
         given hands and dealer ``rotate`` seats to the left (clockwise), so the same deal can be
-        replayed with every seat in every chair (duplicate evaluation). Unknown keys are
+        replayed with every seat in every chair (duplicate evaluation). Given hands pass in
+        the direction of a match's first deal unless ``pass_direction`` says otherwise. Unknown keys are
         ignored with a warning (PettingZoo's api_test passes an arbitrary option).
         """
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-            self._episodes = 0
-            self._first_dealer = int(self._rng.integers(self.rules.num_players))
         options = dict(options or {})
         unknown = sorted(k for k in options if k not in RESET_OPTIONS)
         if unknown:
             warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=2)
+        hands, dealer, direction = self._deal_options(options)  # refuse bad options before changing anything
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+            self._episodes = 0
+            self._first_dealer = int(self._rng.integers(self.rules.num_players))
         n = self.rules.num_players
-        hands, dealer, direction = self._deal_options(options)
         if self.episode == "deal":
             first = dealer if dealer is not None else (self._first_dealer + self._episodes) % n
             match = Match(self.rules, self._rng, first, self.illegal_action)
-            if direction is None and self.rules.pass_order == "cycle":
+            # A given deal passes like a match's first deal unless told otherwise, so replays agree.
+            if direction is None and hands is None and self.rules.pass_order == "cycle":
                 direction = pass_direction_for(self.rules, self._episodes, None)
             if hands is not None or (direction is not None and direction != match.deal.pass_direction):
                 match.start_deal(hands, None, direction)

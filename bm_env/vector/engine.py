@@ -10,7 +10,7 @@ played, every seat in the deal), exactly what the reference encoder writes for
 
 State is per seat ``[n, N]`` (hands, passed, received, played and trick cards as uint64
 card masks, voids, points) or per game ``[N]``, updated with ``np.take``/``np.put`` on
-flat views: about 60 bytes per seat and game.
+flat views: 265 bytes per game with 3 players, 457 with 7, beside the observation rows.
 """
 
 from __future__ import annotations
@@ -29,20 +29,23 @@ from .support import check_supported
 
 PASSING, PLAYING, OVER = 0, 1, 2
 _ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 _HEARTS = np.uint64(SUIT_MASKS[HEARTS])
 _CLUBS = SUIT_MASKS[0]
 _NO_CARD = 52  # trick card id of a seat that has not played to the trick
+#: Window halvings and the position of the i-th set bit of each octet (choosing the k-th legal card).
+_WINDOWS = tuple((np.uint64(w), np.uint64((1 << w) - 1)) for w in (32, 16, 8))
+_NTH_BIT = np.array([[[b for b in range(8) if x >> b & 1][i] if i < bin(x).count("1") else 0 for i in range(8)]
+                     for x in range(256)], dtype=np.int64)
 
 
 class VectorEngine:
     """``batch_size`` games of ``rules`` stepped together; see the module docstring.
 
-    ``reset`` and ``step`` return read-only views of buffers the next call overwrites:
-    copy what you keep. ``reward`` is a mode of :mod:`bm_env.rewards` (``score`` or
-    ``zero_sum``); ``final_observations=True`` keeps, for every game that ends in a step,
-    the observation of the seat that played the last card (phase "done") in
-    :attr:`final_obs`.
+    ``reset`` and ``step`` return new arrays each call, which the caller may keep or modify.
+    ``reward`` is a mode of :mod:`bm_env.rewards` (``score`` or ``zero_sum``, optionally
+    ``normalise``d). ``final_observations=True`` keeps, for every game whose deal ends in a
+    step, the observation of the seat that played the last card (phase "done") in row
+    ``g`` of :attr:`final_obs`; rows of other games hold older deals' ends.
     """
 
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
@@ -87,12 +90,7 @@ class VectorEngine:
         self.broken = np.zeros(N, dtype=bool)
         self.legal = np.zeros(N, dtype=np.uint64)
 
-        self._obs = self.encoder.new_rows(N)
-        self._mask = np.zeros((N, 52), dtype=np.int8)
-        self.final_obs = self.encoder.new_rows(N) if final_observations else None
-        self._rewards = np.zeros((N, n), dtype=np.float32)
-        self._done = np.zeros(N, dtype=bool)
-        self._final_scores = np.zeros((N, n), dtype=np.int32)
+        self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
         self._rng = np.random.default_rng(seed)
         self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
         self._started = False
@@ -109,7 +107,7 @@ class VectorEngine:
         """Deal every game afresh; returns ``(obs [N, L] int8, mask [N, 52] int8, to_act [N])``.
 
         With ``seed`` the generator is reseeded. ``hands`` ``[N, n]`` (uint64 card masks by
-        seat) deals given cards (duplicate evaluation); ``dealers`` ``[N]`` and
+        seat) deals given cards (duplicate evaluation); ``dealers`` ``[N]`` (default seat 0) and
         ``pass_directions`` (names from the rules' pass cycle) go with them. Without them
         the first dealer of each game is drawn ("cut for low card") and the first deal uses
         the start of the pass cycle (or a drawn direction under ``pass_order="random"``).
@@ -141,11 +139,9 @@ class VectorEngine:
         self.deal_number[:] = 0
         self._start_deals(all_games, dealers.astype(np.int64), directions, hands)
         self._started = True
-        self._done[:] = False
-        self._rewards[:] = 0
         self._compute_legal()
-        self.encoder.write(self._obs, self._mask, self._arrays())
-        return self._views()[:3]
+        obs, mask = self.encoder.encode(self._arrays())
+        return obs, mask, self.to_act.copy()
 
     def step(self, actions):
         """Play one card (or pass pick) in every game.
@@ -178,8 +174,7 @@ class VectorEngine:
         # --- passing: the next seat picks once this one has picked all its cards
         self.picked += passing
         turn_over = passing & (self.picked == self.pass_count)
-        nxt = me + 1
-        nxt[nxt == n] = 0
+        nxt = np.where(me == n - 1, 0, me + 1)
         self.picked[turn_over] = 0
         all_passed = turn_over & (nxt == self.eldest)
 
@@ -203,30 +198,32 @@ class VectorEngine:
 
         if all_passed.any():
             self._move_passes(np.flatnonzero(all_passed))
-        self._rewards[:] = 0
-        self._final_scores[:] = 0
-        self._done[:] = False
+        rewards = np.zeros((N, n), dtype=np.float32)
+        final_scores = np.zeros((N, n), dtype=np.int32)
+        done = np.zeros(N, dtype=bool)
         if trick_over.any():
             over = self._finish_tricks(np.flatnonzero(trick_over))
             if over.size:
-                self._finish_deals(over, me[over])
+                scores, deal_rewards = self._finish_deals(over, me[over])
+                final_scores[over], rewards[over], done[over] = scores, deal_rewards, True
         self._compute_legal()
-        self.encoder.write(self._obs, self._mask, self._arrays())
-        return self._views()
+        obs, mask = self.encoder.encode(self._arrays())
+        return obs, mask, self.to_act.copy(), rewards, done, final_scores
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per game: the k-th set bit of the legal set, k drawn from ``rng``."""
-        legal = self.legal
-        count = np.bitwise_count(legal)
-        k = (rng.random(self.num_envs) * count).astype(np.int64)
-        # Clear the lowest set bit k times; k is below the hand size, so at most 13 rounds... or the hand.
-        x = legal.copy()
-        for _ in range(int(k.max()) if k.size else 0):
-            drop = k > 0
-            x = np.where(drop, x & (x - _ONE), x)
-            k -= drop
-        low = x & (~x + _ONE)
-        return np.frexp(low.astype(np.float64))[1].astype(np.int64) - 1
+        x = self.legal
+        k = (rng.random(self.num_envs) * np.bitwise_count(x)).astype(np.uint8)
+        card = np.zeros(self.num_envs, dtype=np.int64)
+        # Halve the window three times (64 -> 32 -> 16 -> 8 bits), going up where the k-th bit lies above.
+        for width, low_bits in _WINDOWS:
+            low = x & low_bits
+            below = np.bitwise_count(low)
+            up = k >= below
+            x = np.where(up, x >> width, low)
+            k -= below * up
+            card += up * int(width)
+        return card + _NTH_BIT[x.astype(np.uint8), k]
 
     def state(self) -> dict[str, np.ndarray]:
         """Perfect-information state for critics and tests (copies; per-seat arrays ``[N, n]`` by seat)."""
@@ -242,14 +239,6 @@ class VectorEngine:
         }
 
     # ------------------------------------------------------------------ internals
-
-    def _views(self):
-        out = []
-        for a in (self._obs, self._mask, self.to_act, self._rewards, self._done, self._final_scores):
-            v = a.view()
-            v.flags.writeable = False
-            out.append(v)
-        return tuple(out)
 
     def _arrays(self, games: np.ndarray | None = None) -> dict:
         s = {
@@ -350,6 +339,11 @@ class VectorEngine:
     def _finish_tricks(self, games: np.ndarray) -> np.ndarray:
         """Score the complete tricks of ``games``; returns the games whose deal is over."""
         N = self.num_envs
+        if games.size == N:  # all games end a trick together (deals of one length stay in step): views, not copies
+            games = slice(None)
+            idx_games = self._g
+        else:
+            idx_games = games
         ids = self.trick_ids[:, games].astype(np.int16)
         suits = ids // 13
         key = np.where(suits == self.led[games], ids, -1)
@@ -357,7 +351,7 @@ class VectorEngine:
             key = np.where(suits == HEARTS, ids + 100, key)
         winner = np.argmax(key, axis=0)
         vals = self.values[ids]
-        idx = winner * N + games
+        idx = winner * N + idx_games
         for arr, add in ((self.captured, vals.sum(axis=0)), (self.penalty_taken, np.maximum(vals, 0).sum(axis=0)),
                          (self.clean_tricks, (vals == 0).all(axis=0))):
             flat = arr.reshape(-1)
@@ -368,26 +362,23 @@ class VectorEngine:
         self.trick_ids[:, games] = _NO_CARD
         self.leader[games] = winner
         self.to_act[games] = winner
-        return games[self.tricks[games] == self.hand_size]
+        return idx_games[self.tricks[games] == self.hand_size]
 
-    def _finish_deals(self, games: np.ndarray, last_actor: np.ndarray) -> None:
-        """Score, reward and re-deal the games whose last trick was just taken."""
+    def _finish_deals(self, games: np.ndarray, last_actor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Score and re-deal the games whose last trick was just taken; returns their scores and rewards ``[games, n]``."""
         scores = deal_scores(self.rules, self.captured[:, games], self.penalty_taken[:, games],
                              self.clean_tricks[:, games], self.penalty_total)
-        self._final_scores[games] = scores.T
-        self._rewards[games] = deal_rewards(self.rules, scores, self.reward_mode, self.normalise).T
-        self._done[games] = True
+        rewards = deal_rewards(self.rules, scores, self.reward_mode, self.normalise)
         if self.keep_final:
             s = self._arrays(games)
             s["phase"] = np.full(games.size, OVER)
             s["to_act"] = last_actor  # the seat that played the last card observes the end
             s["legal"] = np.zeros(games.size, dtype=np.uint64)
-            rows = self.encoder.new_rows(games.size)
-            self.encoder.write(rows, np.zeros((games.size, 52), dtype=np.int8), s)
-            self.final_obs[games] = rows
+            self.final_obs[games] = self.encoder.encode(s)[0]
         self.deal_number[games] += 1
         dealers = (self.dealer[games] + 1) % self.n
         self._start_deals(games, dealers, self._draw_directions(self.deal_number[games]))
+        return scores.T, rewards.T
 
     def _compute_legal(self) -> None:
         """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.deal.Deal`)."""

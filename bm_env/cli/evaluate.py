@@ -1,0 +1,93 @@
+"""``bm-eval``: measure agents on a fixed set of boards with every seat rotation.
+
+Examples::
+
+    bm-eval --preset black_maria --agents heuristic random random --boards 2000 --out results/h_vs_random
+    bm-eval --preset american_hearts --agents pimc heuristic heuristic heuristic --boards 200
+    bm-eval --preset black_maria --league random heuristic pimc:worlds=10 --boards 100
+
+``--agents`` takes one spec per seat (see :mod:`bm_env.agents`); the seating is played in
+all its rotations on every board. ``--league`` plays every pair of the pool instead and
+prints a rating table. Results go to stdout as a markdown table and, with ``--out``, to
+``evaluation.md``, ``evaluation.json`` and ``evaluation.png`` in that folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..agents import AgentSpecError, parse_spec
+from ..rules import PRESETS, RulesError, make_rules
+
+
+def _override(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"rule override {text!r} must be option=value, e.g. moon=shooter_minus")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bm-eval", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--preset", default="black_maria", help=f"rules preset; one of {', '.join(PRESETS)}")
+    p.add_argument("--players", type=int, default=None, help="player count (default: the preset's)")
+    p.add_argument("--rule", type=_override, action="append", default=[], metavar="OPTION=VALUE",
+                   help="override a rules option (repeatable), e.g. --rule moon=shooter_minus")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--agents", nargs="+", metavar="SPEC", help="one agent spec per seat, e.g. heuristic random random")
+    who.add_argument("--league", nargs="+", metavar="SPEC", help="a pool of agent specs to rate against each other")
+    p.add_argument("--boards", type=int, default=200, help="boards to play (each at every rotation); default 200")
+    p.add_argument("--seed", type=int, default=0, help="seed of the board set; default 0")
+    p.add_argument("--matches", type=int, default=0, help="also play this many whole matches per rotation")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--out", default=None, help="folder for evaluation.md/.json/.png")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        rules = make_rules(args.preset, args.players, **dict(args.rule))
+        for spec in args.agents or args.league:
+            parse_spec(spec)
+    except (RulesError, AgentSpecError) as e:
+        print(f"bm-eval: {e}", file=sys.stderr)
+        return 2
+    from ..evaluation import evaluate, league, write_report
+
+    if args.league:
+        res = league(rules, args.league, args.boards, args.seed, args.workers, not args.no_progress)
+        text = res.to_markdown()
+        print(text)
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            with open(os.path.join(args.out, "league.md"), "w") as f:
+                f.write(text + "\n")
+            with open(os.path.join(args.out, "league.json"), "w") as f:
+                json.dump(res.__dict__, f, indent=1)
+        return 0
+    if len(args.agents) != rules.num_players:
+        print(f"bm-eval: --agents needs one spec per seat: {rules.num_players} for {args.preset} with "
+              f"{rules.num_players} players, got {len(args.agents)}", file=sys.stderr)
+        return 2
+    res = evaluate(rules, args.agents, args.boards, args.seed, args.workers, args.matches, not args.no_progress)
+    from ..evaluation import to_markdown
+
+    print(f"preset {args.preset}, {rules.num_players} players" + (f", overrides {dict(args.rule)}" if args.rule else ""))
+    print(to_markdown(res))
+    if args.out:
+        paths = write_report(res, args.out)
+        print("wrote " + ", ".join(paths.values()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

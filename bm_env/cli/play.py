@@ -1,0 +1,193 @@
+"""``bm-play``: a person plays a deal or a match at the terminal against agents.
+
+Any preset and player count. The person sees the table from their own seat only: their
+hand sorted by suit, the legal cards, the trick as it forms, who won it, the scores.
+Cards are typed as ``qs``, ``Q♠``, ``10h`` ...; anything unreadable or illegal is refused
+with the reason and asked again. Commands: ``help``, ``hand``, ``save [PATH]`` (write the
+game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs
+(``heuristic`` by default; see :func:`bm_env.agents.make_agent`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from ..agents import AgentSpecError, make_agent
+from ..cards import ACCEPTED_FORMS, card_pretty, parse_card
+from ..deal import PASS
+from ..env.aec import BlackMariaEnv
+from ..env.render import cards_text, seat_name
+from ..record import write_record
+from ..rules import PRESETS, RulesError
+
+HELP = (
+    "Type a card to play or pass it: " + ACCEPTED_FORMS + ".\n"
+    "Commands: help (this text), hand (show the table again), save [PATH] (write the game record), quit."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bm-play", description="Play Black Maria (or any Hearts-family preset) against agents.")
+    p.add_argument("--rules", default="black_maria", help=f"preset, one of: {', '.join(PRESETS)}")
+    p.add_argument("--players", type=int, default=None, help="player count (the preset's default otherwise)")
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
+    p.add_argument("--match", action="store_true", help="play a whole match instead of one deal")
+    p.add_argument("--opponents", default="heuristic", help="agent spec for the other seats (default heuristic)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the deal(s) and the agents")
+    p.add_argument("--record", default=None, help="write the game record to this JSON file at the end")
+    return p
+
+
+class Game:
+    """One game at the terminal: the environment, the agents, and the person's input and output."""
+
+    def __init__(self, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> None:
+        self.args = args
+        self.stdin = stdin
+        self.out = stdout
+        self.env = BlackMariaEnv(rules=args.rules, num_players=args.players,
+                                 episode="match" if args.match else "deal")
+        n = self.env.rules.num_players
+        if not 0 <= args.seat < n:
+            raise ValueError(f"--seat must be a seat in 0..{n - 1}, got {args.seat}")
+        self.seat = args.seat
+        self.me = f"player_{args.seat}"
+        base = args.seed if args.seed is not None else 0
+        self.agents = {s: make_agent(args.opponents, rules=self.env.rules, seed=base + 1 + s)
+                       for s in range(n) if s != args.seat}
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def run(self) -> int:
+        env = self.env
+        env.reset(seed=self.args.seed)
+        self.say(f"You are {self.me}. Opponents: {self.args.opponents}. Type 'help' for help.")
+        while not env.terminations[self.me]:
+            agent = env.agent_selection
+            deal = env.match.deal
+            if agent == self.me:
+                action = self.ask()
+                if action is None:
+                    self.say("Game abandoned.")
+                    self.save_at_end()
+                    return 0
+            else:
+                seat = int(agent.split("_")[1])
+                o = env.observe(agent)
+                action = self.agents[seat].act(o["observation"], o["action_mask"], env.information_state(agent))
+            phase, tricks = deal.phase, len(deal.tricks)
+            env.step(action)
+            self.narrate(agent, action, deal, phase, tricks)
+        self.say(self.final_text())
+        self.save_at_end()
+        return 0
+
+    def ask(self) -> int | None:
+        """Read commands until a legal card is typed; None on quit or end of input."""
+        self.say("")
+        self.say(self.env.render_text(self.seat))
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            line = self.stdin.readline()
+            if not line:
+                return None
+            text = line.strip()
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                return None
+            if word in ("help", "?", "h"):
+                self.say(HELP)
+                continue
+            if word == "hand":
+                self.say(self.env.render_text(self.seat))
+                continue
+            if word == "save" or word.startswith("save "):
+                self.save(text[4:].strip() or self.args.record)
+                continue
+            if not text:
+                self.say("Type a card (e.g. qs, 10h, Q♠) or 'help'.")
+                continue
+            try:
+                card = parse_card(text)
+            except ValueError:
+                self.say(f"Cannot read {text!r} as a card or command. {HELP}")
+                continue
+            legal = self.env.information_state(self.me).legal
+            if card not in legal:
+                self.say(f"{card_pretty(card)} is not legal now; legal: {cards_text(legal)}")
+                continue
+            return card
+
+    def narrate(self, agent: str, action: int, deal, phase: str, tricks_before: int) -> None:
+        """Tell what just happened, showing nothing the person may not know."""
+        mine = agent == self.me
+        if phase == PASS:
+            if mine:
+                self.say(f"You put {card_pretty(action)} aside to pass.")
+            if deal.phase != PASS and self.seat in deal.seats:
+                pos = deal.seats.index(self.seat)
+                received = sorted(c for c in range(52) if deal.received[pos] >> c & 1)
+                self.say(f"Every player has passed. You received: {cards_text(received)}")
+        else:
+            self.say(f"{seat_name(int(agent.split('_')[1]), self.seat)} plays {card_pretty(action)}")
+        if len(deal.tricks) > tricks_before:
+            _, cards, winner_pos = deal.tricks[-1]
+            points = sum(deal.values[c] for c in cards)
+            self.say(f"-> {seat_name(deal.seats[winner_pos], self.seat)} wins the trick ({points} points)")
+        if deal.is_over:
+            self.say(self.deal_end_text(deal))
+
+    def deal_end_text(self, deal) -> str:
+        match = self.env.match
+        if deal.renege is not None:
+            head = f"Renege by {seat_name(deal.seats[deal.renege[0]], self.seat)}: the deal ends."
+        else:
+            head = "The deal is over."
+        scores = " | ".join(f"{seat_name(s, self.seat)} {x}" for s, x in zip(deal.seats, deal.scores))
+        totals = " | ".join(f"{seat_name(s, self.seat)} {t}" for s, t in enumerate(match.totals))
+        return f"{head}\nDeal scores: {scores}\nMatch totals after {match.deals_played} deal(s): {totals}"
+
+    def final_text(self) -> str:
+        match = self.env.match
+        if not self.args.match:
+            return "End of the deal."
+        names = ", ".join(seat_name(s, self.seat) for s in match.winners)
+        return f"The match is over. Winner(s): {names}"
+
+    def save(self, path: str | None) -> None:
+        if not path:
+            self.say("Give a file name: save PATH (e.g. save game.json)")
+            return
+        try:
+            written = write_record(path, self.env.match)
+        except OSError as e:
+            self.say(f"Could not save the record to {path}: {e}")
+            return
+        self.say(f"Game record saved to {written}")
+
+    def save_at_end(self) -> None:
+        if self.args.record:
+            self.save(self.args.record)
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    out = stdout or sys.stdout
+    try:
+        game = Game(args, stdin or sys.stdin, out)
+    except (RulesError, AgentSpecError, ValueError) as e:
+        print(f"bm-play: {e}", file=sys.stderr)
+        return 2
+    try:
+        return game.run()
+    except KeyboardInterrupt:
+        print("\nGame abandoned.", file=out)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

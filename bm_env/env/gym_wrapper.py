@@ -1,0 +1,120 @@
+"""A Gymnasium single-agent view of the environment: one learning seat, the others played by given agents.
+
+The observation is the learning seat's int8 vector; the legal actions come from
+:meth:`SingleAgentEnv.action_masks` (the method MaskablePPO-style learners call) and from
+``info["action_mask"]``. The reward of a step is what the learning seat earned between its
+decisions (deal rewards, see :mod:`bm_env.rewards`).
+
+Opponents are callables ``f(observation, mask) -> action`` or objects with the
+:class:`~bm_env.agents.base.Agent` method ``act(observation, mask, info_state)``; without
+any, each other seat plays a legal card uniformly at random from the wrapper's seeded
+generator.
+
+Illegal actions: a learner that samples from the full action space (as
+``gymnasium.utils.env_checker.check_env`` does) needs an answer other than an exception,
+so the wrapper defaults to ``illegal_action="renege_penalty"``: the source's renege
+penalty, under which the offender takes every penalty point and the deal ends. The action
+is never replaced by a legal one. Pass ``illegal_action="raise"`` to get the error instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+
+from .aec import BlackMariaEnv
+
+class SingleAgentEnv(gymnasium.Env):
+    """One seat of :class:`~bm_env.env.aec.BlackMariaEnv` as a Gymnasium environment."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        learner: int = 0,
+        opponents: Sequence[Any] | Any | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "renege_penalty",
+        **env_kwargs: Any,
+    ) -> None:
+        self.aec = BlackMariaEnv(render_mode=render_mode, illegal_action=illegal_action, **env_kwargs)
+        n = self.aec.rules.num_players
+        if isinstance(learner, bool) or not isinstance(learner, int) or not 0 <= learner < n:
+            raise ValueError(f"learner must be a seat in 0..{n - 1}, got {learner!r}")
+        self.learner = learner
+        self.aec.render_seat = learner
+        self.agent = f"player_{learner}"
+        others = [s for s in range(n) if s != learner]
+        if opponents is None:
+            self._opponents: dict[int, Any] = {}
+        elif isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != n - 1:
+                raise ValueError(f"opponents must hold one agent per other seat ({n - 1}), got {len(opponents)}")
+            self._opponents = dict(zip(others, opponents))
+        else:
+            self._opponents = {s: opponents for s in others}
+        for s, opp in self._opponents.items():
+            if not callable(opp) and not hasattr(opp, "act"):
+                raise ValueError(f"opponent for seat {s} must be a callable (observation, mask) or have .act, got {opp!r}")
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(self.agent)["observation"]
+        self.action_space = self.aec.action_space(self.agent)
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learning seat now (int8; all zero once the episode is over)."""
+        return self._mask.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        # Every episode's deal is drawn from the wrapper's generator, so one seed fixes the whole run.
+        self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+        self._play_others()  # the learner acts before any deal can end, so no reward is lost here
+        return self._observe()
+
+    def step(self, action: int):
+        aec = self.aec
+        if not hasattr(aec, "terminations") or aec.terminations[self.agent]:
+            raise RuntimeError("no episode in progress; call reset() first")
+        aec.step(action)
+        reward = float(aec._cumulative_rewards[self.agent])
+        aec._cumulative_rewards[self.agent] = 0
+        reward += self._play_others()
+        obs, info = self._observe()
+        terminated = bool(aec.terminations[self.agent])
+        return obs, reward, terminated, False, info
+
+    def _play_others(self) -> float:
+        """Let the other seats act until the learner must act or the episode ends; the learner's reward meanwhile."""
+        aec = self.aec
+        reward = 0.0
+        while not aec.terminations[self.agent] and aec.agent_selection != self.agent:
+            seat = aec._seat_of[aec.agent_selection]
+            o = aec.observe(aec.agent_selection)
+            opp = self._opponents.get(seat)
+            if opp is None:
+                legal = o["action_mask"].nonzero()[0]
+                action = int(legal[self.np_random.integers(len(legal))])
+            elif hasattr(opp, "act"):
+                action = opp.act(o["observation"], o["action_mask"], aec.information_state(aec.agent_selection))
+            else:
+                action = opp(o["observation"], o["action_mask"])
+            aec.step(action)
+        reward += float(aec._cumulative_rewards[self.agent])
+        aec._cumulative_rewards[self.agent] = 0
+        return reward
+
+    def _observe(self):
+        o = self.aec.observe(self.agent)
+        self._mask = o["action_mask"]
+        info = dict(self.aec.infos[self.agent])
+        info["action_mask"] = o["action_mask"].copy()
+        return o["observation"], info
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()

@@ -1,0 +1,230 @@
+"""The evaluation harness: agents play every board at every rotation of a seating.
+
+``evaluate(rules, ["heuristic", "random", "random"], num_boards=2000)`` plays each board
+``n`` times, rotating the seating so each agent sits in each seat on the same cards, and
+reports per agent the mean deal score with a 95% interval over boards, the difference
+from the fair share (the mean total per deal divided by ``n``, paired per board), figures
+per seat relative to the dealer, and optionally match win rates. Boards are split across
+worker processes; every agent is reseeded per board, rotation and seat, so results do not
+depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..agents import make_agent, parse_spec
+from ..infostate import information_state
+from ..match import Match
+from ..observation import encode
+from ..rules import Rules
+from .boards import BOARD_SET_VERSION, make_board
+from .play import play_deal, rotation_seating
+from .statistics import mean_ci
+
+
+def seat_names(n: int) -> list[str]:
+    """Seat labels relative to the dealer: dealer, eldest (leads first in most presets), then 2nd, 3rd..."""
+    return ["dealer", "eldest"] + [f"dealer+{k}" for k in range(2, n)]
+
+
+@dataclass
+class AgentReport:
+    label: str
+    spec: str
+    seats_in_seating: int
+    mean: float  # mean deal score in the rules' unit and sign
+    ci: float  # half-width of the 95% interval over boards
+    diff: float  # mean minus the fair share, paired per board
+    diff_ci: float
+    advantage: float  # diff with the sign that makes positive = better than the fair share
+    by_seat: dict[str, float]  # mean score by seat relative to the dealer
+    match_win_rate: float | None = None
+    match_fair_rate: float | None = None
+
+
+@dataclass
+class EvalResult:
+    preset_rules: dict[str, Any]
+    lower_wins: bool
+    seating: list[str]
+    num_boards: int
+    games: int
+    seed: int
+    board_set_version: int
+    fair_share: float
+    agents: list[AgentReport]
+    matches: int = 0
+    seconds: float = 0.0
+    workers: int = 1
+    per_board: dict[str, list[float]] = field(default_factory=dict)  # label -> mean score per board
+
+    def to_dict(self, with_boards: bool = False) -> dict[str, Any]:
+        d = asdict(self)
+        if not with_boards:
+            d.pop("per_board")
+        return d
+
+
+# ---------------------------------------------------------------------- worker side
+
+_W: dict[str, Any] = {}
+
+
+def _seed(seed: int, *parts: int) -> int:
+    return int(np.random.SeedSequence([BOARD_SET_VERSION, seed, *parts]).generate_state(1)[0])
+
+
+def _init(rules: Rules, seating: Sequence[str], seed: int) -> None:
+    _W["rules"] = rules
+    _W["seed"] = seed
+    _W["agents"] = [make_agent(spec, rules, None) for spec in seating]
+
+
+def _play_board(index: int) -> tuple[int, list[list[int]]]:
+    rules, seed, agents = _W["rules"], _W["seed"], _W["agents"]
+    n = rules.num_players
+    board = make_board(rules, seed, index)
+    out = []
+    for r in range(n):
+        at_seat = rotation_seating(range(n), r)  # seating position sitting at each seat
+        for s, pos in enumerate(at_seat):
+            agents[pos].reset(_seed(seed, index, r, s, 1))
+        out.append(list(play_deal(rules, board, [agents[pos] for pos in at_seat])))
+    return index, out
+
+
+def _play_match(index: int) -> tuple[int, list[list[float]]]:
+    """Match ``index`` once per rotation (same seed, so the same deals while play allows); win shares by seat."""
+    rules, seed, agents = _W["rules"], _W["seed"], _W["agents"]
+    n = rules.num_players
+    out = []
+    for r in range(n):
+        at_seat = rotation_seating(range(n), r)
+        for s, pos in enumerate(at_seat):
+            agents[pos].reset(_seed(seed, index, r, s, 2))
+        match = Match(rules, np.random.default_rng([BOARD_SET_VERSION, seed, index, 3]), first_dealer=index % n)
+        while not match.is_over:
+            deal = match.deal
+            seat = deal.current_seat
+            agent = agents[at_seat[seat]]
+            info = information_state(deal, seat, match.totals, match.deals_played)
+            obs = encode(info) if getattr(agent, "needs_observation", True) else None
+            match.step(agent.act(obs, deal.legal_mask(), info))
+        share = [1.0 / len(match.winners) if s in match.winners else 0.0 for s in range(n)]
+        out.append(share)
+    return index, out
+
+
+def _task(job: tuple[str, int]):
+    kind, index = job
+    return kind, _play_board(index) if kind == "board" else _play_match(index)
+
+
+# ---------------------------------------------------------------------- driver
+
+
+def evaluate(
+    rules: Rules,
+    seating: Sequence[str],
+    num_boards: int = 200,
+    seed: int = 0,
+    workers: int | None = None,
+    matches: int = 0,
+    progress: bool = True,
+) -> EvalResult:
+    """Play ``num_boards`` boards at every rotation of ``seating`` (one agent spec per seat)."""
+    n = rules.num_players
+    seating = list(seating)
+    if len(seating) != n:
+        raise ValueError(f"the seating needs one agent spec per seat: {n} for these rules, got {len(seating)}: {seating}")
+    for spec in seating:
+        parse_spec(spec)  # refuse a bad spec before starting workers
+    if num_boards < 1:
+        raise ValueError(f"num_boards must be at least 1, got {num_boards}")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    jobs = [("board", i) for i in range(num_boards)] + [("match", m) for m in range(matches)]
+    started = time.perf_counter()
+    board_scores: dict[int, list[list[int]]] = {}
+    match_shares: dict[int, list[list[float]]] = {}
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(jobs), desc=f"{' '.join(seating)}", unit="board", leave=False)
+
+    def collect(results):
+        for kind, (index, out) in results:
+            (board_scores if kind == "board" else match_shares)[index] = out
+            if bar is not None:
+                bar.update(1)
+
+    if workers == 1:
+        _init(rules, seating, seed)
+        collect(map(_task, jobs))
+    else:
+        chunk = max(1, min(8, len(jobs) // (workers * 8)))
+        with mp.get_context("fork").Pool(workers, _init, (rules, seating, seed)) as pool:
+            collect(pool.imap_unordered(_task, jobs, chunksize=chunk))
+    if bar is not None:
+        bar.close()
+    return summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
+
+
+def summarise(rules, seating, seed, board_scores, match_shares, seconds=0.0, workers=1) -> EvalResult:
+    n = rules.num_players
+    boards = sorted(board_scores)
+    labels = list(dict.fromkeys(seating))
+    names = seat_names(n)
+    fair = np.array([np.mean([sum(row) for row in board_scores[b]]) / n for b in boards])
+    sign = -1.0 if rules.lower_wins else 1.0
+    reports = []
+    per_board = {}
+    for label in labels:
+        mine = {i for i, lab in enumerate(seating) if lab == label}
+        x = []
+        seat_sum = np.zeros(n)
+        seat_cnt = np.zeros(n)
+        for b in boards:
+            dealer = b % n
+            vals = []
+            for r, row in enumerate(board_scores[b]):
+                for s, pos in enumerate(rotation_seating(range(n), r)):
+                    if pos in mine:
+                        vals.append(row[s])
+                        seat_sum[(s - dealer) % n] += row[s]
+                        seat_cnt[(s - dealer) % n] += 1
+            x.append(float(np.mean(vals)))
+        x = np.array(x)
+        mean, ci = mean_ci(x)
+        diff, diff_ci = mean_ci(x - fair)
+        win = fair_rate = None
+        if match_shares:
+            total = 0.0
+            for m in match_shares:
+                for r, share in enumerate(match_shares[m]):
+                    for s, pos in enumerate(rotation_seating(range(n), r)):
+                        if pos in mine:
+                            total += share[s]
+            win = total / (len(match_shares) * n)
+            fair_rate = len(mine) / n
+        reports.append(AgentReport(
+            label=label, spec=label.split("#", 1)[0], seats_in_seating=len(mine), mean=mean, ci=ci,
+            diff=diff, diff_ci=diff_ci, advantage=sign * diff,
+            by_seat={names[k]: float(seat_sum[k] / seat_cnt[k]) for k in range(n)},
+            match_win_rate=win, match_fair_rate=fair_rate,
+        ))
+        per_board[label] = x.tolist()
+    return EvalResult(
+        preset_rules=rules.to_dict(), lower_wins=rules.lower_wins, seating=list(seating), num_boards=len(boards),
+        games=len(boards) * n, seed=seed, board_set_version=BOARD_SET_VERSION, fair_share=float(fair.mean()),
+        agents=reports, matches=len(match_shares), seconds=seconds, workers=workers, per_board=per_board,
+    )

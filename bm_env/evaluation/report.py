@@ -1,0 +1,70 @@
+"""Writing an evaluation: a markdown table, a JSON file and a PNG chart with error bars."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .harness import EvalResult
+
+
+def _fmt(x: float, digits: int = 2) -> str:
+    return f"{x:.{digits}f}" if x == x and abs(x) != float("inf") else "n/a"
+
+
+def to_markdown(result: EvalResult) -> str:
+    """The results table, with the run's facts (boards, games, seed, board set) under it."""
+    seat_cols = list(result.agents[0].by_seat) if result.agents else []
+    better = "lower" if result.lower_wins else "higher"
+    head = ["agent", "seats", "mean score/deal", "95% CI", "vs fair share", "95% CI", "better by"] + seat_cols
+    with_matches = result.matches > 0
+    if with_matches:
+        head += ["match wins", "fair"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for a in result.agents:
+        row = [a.label, str(a.seats_in_seating), _fmt(a.mean), f"±{_fmt(a.ci)}", f"{a.diff:+.2f}", f"±{_fmt(a.diff_ci)}",
+               f"{a.advantage:+.2f}"] + [_fmt(a.by_seat[c]) for c in seat_cols]
+        if with_matches:
+            row += [f"{a.match_win_rate:.1%}", f"{a.match_fair_rate:.1%}"]
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    lines.append(
+        f"{result.num_boards} boards x {len(result.seating)} rotations = {result.games} deals; "
+        f"board set v{result.board_set_version}, seed {result.seed}; fair share {result.fair_share:.2f} "
+        f"points/deal; {better} scores are better; 'better by' > 0 means better than the fair share; "
+        f"intervals over boards (95%, t)"
+        + (f"; {result.matches} matches x {len(result.seating)} rotations" if with_matches else "")
+        + f"; {result.seconds:.0f} s on {result.workers} worker(s)."
+    )
+    return "\n".join(lines)
+
+
+def write_chart(result: EvalResult, path: str) -> None:
+    """Bar chart of each agent's difference from the fair share with its 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [a.label for a in result.agents]
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.6 * len(labels)), 3.6))
+    ax.bar(labels, [a.advantage for a in result.agents], yerr=[a.diff_ci for a in result.agents], capsize=6,
+           color=["tab:green" if a.advantage > 0 else "tab:red" for a in result.agents])
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("points/deal better than fair share")
+    ax.set_title(f"{' vs '.join(result.seating)}: {result.num_boards} boards, 95% CI", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_report(result: EvalResult, out_dir: str, stem: str = "evaluation") -> dict[str, str]:
+    """Write ``stem.md``, ``stem.json`` (with per-board means) and ``stem.png`` into ``out_dir``."""
+    os.makedirs(out_dir, exist_ok=True)
+    paths = {ext: os.path.join(out_dir, f"{stem}.{ext}") for ext in ("md", "json", "png")}
+    with open(paths["md"], "w") as f:
+        f.write(to_markdown(result) + "\n")
+    with open(paths["json"], "w") as f:
+        json.dump(result.to_dict(with_boards=True), f, indent=1)
+    write_chart(result, paths["png"])
+    return paths

@@ -1,0 +1,124 @@
+"""Hidden information: what one player observes cannot depend on what they cannot know."""
+
+import numpy as np
+import pytest
+
+from bm_env.black_maria_v0 import raw_env
+from bm_env.cards import SUIT_MASKS, cards_of
+from bm_env.deal import PASS, deal_hands
+
+
+def _play(kwargs, hands, dealer, actions, observer):
+    """Replay ``actions`` on the given deal; return what ``observer`` sees at each decision and seat 1's rows."""
+    e = raw_env(render_mode="ansi", render_seat=observer, **kwargs)
+    e.reset(seed=0, options={"hands": hands, "dealer": dealer})
+    me = f"player_{observer}"
+    seen, others = [], []
+    for a in actions:
+        o = e.observe(me)
+        seen.append((o["observation"].tobytes(), o["action_mask"].tobytes(), dict(e.infos[me]), e.render()))
+        others.append(e.observe("player_1")["observation"].tobytes())
+        e.step(a)
+    o = e.observe(me)
+    seen.append((o["observation"].tobytes(), o["action_mask"].tobytes(), dict(e.infos[me]), e.render()))
+    return seen, others, e
+
+
+def _random_actions(kwargs, hands, dealer, count, rng):
+    e = raw_env(**kwargs)
+    e.reset(seed=0, options={"hands": hands, "dealer": dealer})
+    actions = []
+    for _ in range(count):
+        if e.terminations[e.agent_selection]:
+            break
+        a = int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
+        actions.append(a)
+        e.step(a)
+    return actions, e
+
+
+@pytest.mark.parametrize("preset,n", [("black_maria", 3), ("black_maria", 4), ("american_hearts", 4), ("omnibus", 5)])
+def test_observer_cannot_tell_apart_deals_differing_in_others_unplayed_cards(preset, n):
+    """Swap two unplayed cards between seats 1 and 2 (same suit, same value, both dealt to them and
+    never passed): every legal move stays legal, so the same actions replay, and seat 0 must see
+    exactly the same observations, masks, infos and render at every decision."""
+    kwargs = dict(rules=preset, num_players=n)
+    rng = np.random.default_rng(n)
+    checked = 0
+    for trial in range(40):
+        e0 = raw_env(**kwargs)
+        hands = deal_hands(e0.rules, n, 0, rng)
+        actions, e = _random_actions(kwargs, hands, 0, int(rng.integers(n * 3, n * 9)), rng)
+        deal = e.match.deal
+        if deal.phase == PASS or deal.is_over:
+            continue
+        values = e.rules.card_values
+        lowest_club = cards_of(deal.deck & SUIT_MASKS[0])[:1]
+        held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in lowest_club]
+        held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in lowest_club]
+        pairs = [(x, y) for x in held1 for y in held2 if x // 13 == y // 13 and values[x] == values[y]]
+        if not pairs:
+            continue
+        x, y = pairs[int(rng.integers(len(pairs)))]
+        swapped = list(hands)
+        swapped[1] = hands[1] ^ (1 << x) | (1 << y)
+        swapped[2] = hands[2] ^ (1 << y) | (1 << x)
+        a, other_a, _ = _play(kwargs, hands, 0, actions, observer=0)
+        b, other_b, _ = _play(kwargs, swapped, 0, actions, observer=0)
+        assert a == b, f"seat 0's view depends on where {x} and {y} lie"
+        assert other_a != other_b, "seat 1's own view must change (the test would be void otherwise)"
+        checked += 1
+    assert checked >= 5
+
+
+def test_received_cards_are_invisible_until_every_player_has_passed():
+    """Black Maria passes right: seat 0 receives from seat 1. Two runs differ only in seat 1's picks."""
+    kwargs = dict(rules="black_maria", num_players=3)
+    rng = np.random.default_rng(1)
+    hands = deal_hands(raw_env().rules, 3, 2, rng)  # dealer 2: eldest is seat 0, seat 1 passes second
+    views = []
+    for pick in (0, -1):
+        e = raw_env(**kwargs)
+        e.reset(seed=0, options={"hands": hands, "dealer": 2})
+        seen = []
+        while e.match.deal.phase == PASS:
+            seen.append(e.observe("player_0")["observation"].copy())
+            legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+            e.step(int(legal[pick if e.agent_selection == "player_1" else 0]))
+        views.append((seen, e.observe("player_0")["observation"].copy(), e.information_state("player_0")))
+    (seen_a, after_a, info_a), (seen_b, after_b, info_b) = views
+    assert len(seen_a) == len(seen_b) == 9
+    for va, vb in zip(seen_a, seen_b):
+        np.testing.assert_array_equal(va, vb)
+    received = slice(52 * 3, 52 * 4)  # hand, passed_to_seat1, passed_to_seat2, received
+    assert not any(v[received].any() for v in seen_a)
+    assert info_a.received != info_b.received
+    assert sorted(np.flatnonzero(after_a[received])) == sorted(info_a.received)
+    assert not np.array_equal(after_a, after_b)
+
+
+def test_render_shows_other_hands_only_on_request():
+    e = raw_env(render_mode="ansi", render_seat=0)
+    e.reset(seed=2)
+    text = e.render()
+    assert "[revealed]" not in text
+    e.render_reveal = True
+    revealed = e.render()
+    assert "[revealed] player_1" in revealed and "[revealed] player_2" in revealed
+
+
+def test_state_holds_every_hand_but_observe_does_not():
+    e = raw_env()
+    e.reset(seed=3)
+    st = e.state()
+    deal = e.match.deal
+    for s in range(3):
+        assert sorted(np.flatnonzero(st[52 * s:52 * (s + 1)])) == cards_of(deal.hands[s])
+    obs0 = e.observe("player_0")["observation"]
+    assert sorted(np.flatnonzero(obs0[:52])) == cards_of(deal.hands[0])
+    others = deal.hands[1] | deal.hands[2]
+    # No 52-card plane of seat 0's observation holds another seat's cards at this point (nothing played yet).
+    for start in range(0, 52 * 10, 52):
+        plane = set(np.flatnonzero(obs0[start:start + 52]))
+        assert not plane & set(cards_of(others))
+    assert e.state_space.contains(st)

@@ -1,0 +1,104 @@
+"""reset(options=...): a given deal replays exactly, and rotated it gives every seat every chair."""
+
+import numpy as np
+import pytest
+
+from bm_env.black_maria_v0 import raw_env
+from bm_env.cards import card_str, cards_of
+from bm_env.deal import deal_hands
+
+
+def _hands(n=3, seed=0, preset="black_maria"):
+    e = raw_env(rules=preset, num_players=n)
+    return deal_hands(e.rules, n, 0, np.random.default_rng(seed))
+
+
+def test_given_deal_replays_exactly_whatever_the_seed():
+    hands = _hands()
+    a, b = raw_env(), raw_env()
+    a.reset(seed=1, options={"hands": hands, "dealer": 1})
+    b.reset(seed=2, options={"hands": [[card_str(c) for c in cards_of(h)] for h in hands], "dealer": 1})
+    rng = np.random.default_rng(0)
+    while not a.terminations[a.agent_selection]:
+        assert a.agent_selection == b.agent_selection
+        for s in range(3):
+            np.testing.assert_array_equal(a.observe(f"player_{s}")["observation"], b.observe(f"player_{s}")["observation"])
+        act = int(rng.choice(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])))
+        a.step(act)
+        b.step(act)
+    assert a.match.completed[0].scores == b.match.completed[0].scores
+    assert a.match.deal.dealt == tuple(hands)
+
+
+@pytest.mark.parametrize("preset,n,rotate", [("black_maria", 3, 1), ("black_maria", 3, 2), ("american_hearts", 4, 3)])
+def test_rotated_deal_puts_each_seat_in_the_next_chair(preset, n, rotate):
+    """Seat s of the original deal and seat s+rotate of the rotated one hold the same cards and see the same."""
+    hands = _hands(n, 5, preset)
+    a, b = raw_env(rules=preset, num_players=n), raw_env(rules=preset, num_players=n)
+    a.reset(seed=0, options={"hands": hands, "dealer": 0, "pass_direction": "left" if preset != "black_maria" else "right"})
+    b.reset(seed=9, options={"hands": hands, "dealer": 0, "rotate": rotate,
+                              "pass_direction": "left" if preset != "black_maria" else "right"})
+    assert b.match.deal.dealt == tuple(hands[(s - rotate) % n] for s in range(n))
+    rng = np.random.default_rng(1)
+    while not a.terminations[a.agent_selection]:
+        sa = int(a.agent_selection.split("_")[1])
+        assert b.agent_selection == f"player_{(sa + rotate) % n}"
+        for s in range(n):
+            np.testing.assert_array_equal(a.observe(f"player_{s}")["observation"],
+                                          b.observe(f"player_{(s + rotate) % n}")["observation"])
+        act = int(rng.choice(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])))
+        a.step(act)
+        b.step(act)
+    sa, sb = a.match.completed[0], b.match.completed[0]
+    assert [sb.scores[(s + rotate) % n] for s in range(n)] == list(sa.scores)
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"hands": [0, 0], "dealer": 0}, ["one hand per seat", "3"]),
+        ({"hands": [["QS", "ZZ"], [], []], "dealer": 0}, ["hands'][0]", "QS"]),
+        ({"hands": _hands()}, ["dealer"]),
+        ({"dealer": 3}, ["dealer", "0..2"]),
+        ({"pass_direction": "left"}, ["pass_direction", "right"]),
+        ({"rotate": "one"}, ["rotate"]),
+    ],
+)
+def test_bad_reset_options_are_refused_with_what_is_allowed(options, words):
+    with pytest.raises(ValueError) as err:
+        raw_env().reset(seed=0, options=options)
+    for w in words:
+        assert w in str(err.value)
+
+
+def test_hands_that_do_not_make_the_deck_are_refused():
+    hands = _hands()
+    bad = [hands[0], hands[1], hands[2] ^ (1 << 51) | (1 << 0)]  # A♠ swapped for the removed 2♣
+    with pytest.raises(ValueError, match="missing"):
+        raw_env().reset(seed=0, options={"hands": bad, "dealer": 0})
+
+
+def test_unknown_reset_options_warn_naming_the_known_ones():
+    with pytest.warns(UserWarning, match="hands"):
+        raw_env().reset(seed=0, options={"hand": 1})
+
+
+def test_a_given_deal_keeps_its_pass_direction_across_episodes():
+    """american_hearts cycles left, right, across, hold by episode, but a given deal always passes the same way."""
+    hands = _hands(4, 2, "american_hearts")
+    e = raw_env(rules="american_hearts")
+    e.reset(seed=0)
+    directions = []
+    for rotate in range(4):
+        e.reset(options={"hands": hands, "dealer": 0, "rotate": rotate})
+        directions.append(e.match.deal.pass_direction)
+    assert directions == ["left"] * 4
+
+
+def test_refused_options_leave_the_episode_untouched():
+    e = raw_env()
+    e.reset(seed=0)
+    deal = e.match.deal
+    with pytest.raises(ValueError):
+        e.reset(seed=5, options={"dealer": 9})
+    assert e.match.deal is deal

@@ -1,0 +1,156 @@
+"""The harness: known-answer statistics, seat rotation on the same cards, reports, league, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bm_env.agents import register_agent
+from bm_env.cli.evaluate import main
+from bm_env.evaluation import evaluate, league, make_boards, to_markdown, write_report
+from bm_env.evaluation.play import rotation_seating
+from bm_env.evaluation.statistics import bradley_terry, mean_ci, t975
+from bm_env.rules import make_rules
+
+BM = make_rules("black_maria")
+
+
+class WorstCard:
+    """Keeps its penalty cards when passing and plays its highest card, so it takes the most tricks: a sure loser."""
+
+    needs_observation = False
+    name = "worst"
+
+    def __init__(self, rules):
+        self.values = rules.card_values
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, mask, info):
+        legal = np.flatnonzero(mask)
+        if info.phase == "pass":
+            return int(min(legal, key=lambda c: (self.values[c], c % 13)))
+        return int(max(legal, key=lambda c: (c % 13, self.values[c])))
+
+
+class Recorder:
+    """Heuristic stand-in that remembers the seat and the cards it was dealt in each game."""
+
+    needs_observation = False
+    name = "recorder"
+    games: list[tuple[int, tuple[int, ...]]] = []
+
+    def reset(self, seed=None):
+        self.first = True
+
+    def act(self, observation, mask, info):
+        if self.first:
+            Recorder.games.append((info.seat, info.hand))
+            self.first = False
+        return int(np.flatnonzero(mask)[0])
+
+
+register_agent("worst", lambda rules, seed: WorstCard(rules))
+register_agent("recorder", lambda rules, seed: Recorder())
+
+
+def test_identical_deterministic_agents_score_exactly_the_fair_share():
+    res = evaluate(BM, ["heuristic#a", "heuristic#b", "heuristic#b"], 8, seed=1, workers=1, progress=False)
+    for a in res.agents:
+        assert a.diff == pytest.approx(0.0, abs=1e-9)
+
+
+def test_identical_random_agents_differ_within_the_interval():
+    res = evaluate(BM, ["random#a", "random#b", "random#b"], 60, seed=2, workers=1, progress=False)
+    a = next(r for r in res.agents if r.label == "random#a")
+    assert abs(a.diff) <= a.diff_ci and a.diff_ci < 3
+
+
+def test_worst_card_player_loses_by_a_margin():
+    res = evaluate(BM, ["worst", "heuristic", "heuristic"], 30, seed=3, workers=1, progress=False)
+    w = res.agents[0]
+    assert w.advantage < -5 and w.diff - w.diff_ci > 0  # the whole interval is above the fair share
+    assert res.games == 90 and res.num_boards == 30
+
+
+def test_each_agent_sits_in_each_seat_on_the_same_cards():
+    Recorder.games.clear()
+    boards = make_boards(BM, 4, seed=5)
+    evaluate(BM, ["recorder", "random", "random"], 4, seed=5, workers=1, progress=False)
+    assert len(Recorder.games) == 12
+    for b, board in enumerate(boards):
+        games = Recorder.games[3 * b: 3 * b + 3]
+        assert sorted(seat for seat, _ in games) == [0, 1, 2]
+        for seat, hand in games:
+            assert sum(1 << c for c in hand) == board.hands[seat]  # the hand of that seat on that board
+
+
+def test_rotation_seating_moves_everyone_one_seat_left():
+    assert [rotation_seating("ABC", r) for r in range(3)] == [list("ABC"), list("CAB"), list("BCA")]
+
+
+def test_boards_are_fixed_by_seed_and_index():
+    a, b = make_boards(BM, 5, 0), make_boards(BM, 9, 0)
+    assert a == b[:5]
+    assert make_boards(BM, 5, 1) != a
+    assert [x.dealer for x in a] == [0, 1, 2, 0, 1]
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    one = evaluate(BM, ["random", "heuristic", "heuristic"], 6, seed=4, workers=1, progress=False)
+    two = evaluate(BM, ["random", "heuristic", "heuristic"], 6, seed=4, workers=2, progress=False)
+    assert one.per_board == two.per_board
+
+
+def test_matches_report_win_rates_that_sum_to_one():
+    res = evaluate(make_rules("black_maria", match_deals=2), ["heuristic", "random", "random"], 3, seed=0,
+                   workers=1, matches=4, progress=False)
+    assert sum(a.match_win_rate for a in res.agents) == pytest.approx(1.0)
+    assert res.agents[0].match_win_rate > res.agents[0].match_fair_rate
+
+
+def test_bad_seating_is_refused():
+    with pytest.raises(ValueError, match="one agent spec per seat"):
+        evaluate(BM, ["heuristic", "random"], 2, progress=False)
+
+
+def test_statistics_known_values():
+    assert t975(10) == pytest.approx(2.228, abs=2e-3)
+    assert t975(40) == pytest.approx(2.021, abs=1e-3) and t975(120) == pytest.approx(1.980, abs=1e-3)
+    mean, ci = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and ci == pytest.approx(3.182 * np.std([1, 2, 3, 4], ddof=1) / 2, rel=5e-3)
+    # Win counts drawn from strengths 1 : 2 : 4 are fitted back to those ratios.
+    p = np.array([1.0, 2.0, 4.0])
+    wins = np.array([[0 if i == j else 1000 * p[i] / (p[i] + p[j]) for j in range(3)] for i in range(3)])
+    fit = bradley_terry(wins, prior=0.0)
+    assert fit[1] / fit[0] == pytest.approx(2.0, rel=1e-3) and fit[2] / fit[0] == pytest.approx(4.0, rel=1e-3)
+
+
+def test_reports_are_written(tmp_path):
+    res = evaluate(BM, ["heuristic", "random", "random"], 4, seed=0, workers=1, progress=False)
+    paths = write_report(res, str(tmp_path))
+    data = json.loads(open(paths["json"]).read())
+    assert data["num_boards"] == 4 and data["board_set_version"] == 1 and len(data["per_board"]["heuristic"]) == 4
+    assert "| heuristic | 1 |" in open(paths["md"]).read() and "| heuristic | 1 |" in to_markdown(res)
+    assert open(paths["png"], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_league_rates_the_heuristic_above_random():
+    res = league(BM, ["random", "heuristic"], 6, seed=0, workers=1, progress=False)
+    assert res.ratings[1] > res.ratings[0]
+    assert "heuristic" in res.to_markdown()
+
+
+def test_cli_refuses_a_malformed_spec(capsys):
+    assert main(["--agents", "heuristic", "pimc:worlds=lots", "random", "--no-progress"]) == 2
+    assert "whole number" in capsys.readouterr().err
+
+
+def test_cli_prints_the_table(capsys, tmp_path):
+    assert main(["--agents", "heuristic", "random", "random", "--boards", "3", "--workers", "1", "--no-progress",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| heuristic |" in out and (tmp_path / "evaluation.png").exists()
