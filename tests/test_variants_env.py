@@ -74,3 +74,11 @@ def test_two_deck_hands_can_be_given_at_reset():
     e.reset(seed=0, options={"hands": [clubs, diamonds, hearts, spades] * 2, "dealer": 7, "pass_direction": "right"})
     obs = e.observe("player_0")
     assert obs["observation"][:52].sum() == 13 and obs["action_mask"][:13].all()
+
+
+def test_pimc_refuses_the_new_rule_systems_clearly():
+    from bm_env.agents import AgentSpecError, make_agent
+
+    with pytest.raises(AgentSpecError, match="pimc .* does not play rules options \\['charging'"):
+        make_agent("pimc", make_rules("turbo_hearts"), 0)
+    make_agent("heuristic", make_rules("turbo_hearts"), 0)  # the heuristic plays them
