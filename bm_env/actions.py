@@ -51,17 +51,34 @@ def action_str(action: int) -> str:
     raise ValueError(f"action id must be in 0..{MAX_ACTIONS - 1}, got {action!r}")
 
 
+#: Short forms a person may type for the extra decisions (the terminal game).
+ALIASES = {
+    "end": CHARGE_DONE, "done": CHARGE_DONE, "no charge": CHARGE_DONE,
+    "subtract": MOON_SUBTRACT, "add": MOON_ADD, "add to others": MOON_ADD,
+    "pass on": PASS_ON,
+}
+
+
 def parse_action(text: str) -> int:
-    """Inverse of :func:`action_str`; also accepts the card forms of :func:`bm_env.cards.parse_card`."""
+    """Inverse of :func:`action_str`; also accepts the card forms of :func:`bm_env.cards.parse_card`
+    and the short forms of :data:`ALIASES` ("charge qs", "end", "subtract", "add", "pass on")."""
     from .cards import parse_card
 
     key = " ".join(text.strip().lower().split())
     for a, name in EXTRA_NAMES.items():
         if key == name.lower():
             return a
+    if key in ALIASES:
+        return ALIASES[key]
+    if key.startswith("charge "):
+        try:
+            return CARD_CHARGE[parse_card(key[7:])]
+        except (KeyError, ValueError):
+            raise ValueError(f"cannot charge {key[7:]!r}; chargeable: AH, QS, JD, TC") from None
     try:
         return parse_card(text)
     except ValueError:
         raise ValueError(
-            f"cannot read {text!r} as an action; give a card such as 'QS' or one of {list(EXTRA_NAMES.values())}"
+            f"cannot read {text!r} as an action; give a card such as 'QS', one of {list(EXTRA_NAMES.values())} "
+            f"or a short form {list(ALIASES)}"
         ) from None
