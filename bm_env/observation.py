@@ -378,17 +378,27 @@ _PART_DOCS = {
 }
 
 
-def layout_table(num_players: int) -> str:
-    """The layout as a markdown table (the README prints it): part, cells, indices, meaning."""
+def layout_table(num_players: int, rules: Rules | None = None) -> str:
+    """The layout as a markdown table (the README prints it): part, cells, indices, meaning.
+
+    With ``rules`` the parts of its issue-6 features are included (e.g. ``make_rules("turbo_hearts")``).
+    """
+    feats = features(rules) if rules is not None else ()
     rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]
-    for name, sl in offsets(num_players).items():
+    for name, sl in offsets(num_players, feats).items():
         doc = _PART_DOCS.get(name.rstrip("0123456789"), "")
         rows.append(f"| `{name}` | {sl.stop - sl.start} | {sl.start}-{sl.stop - 1} | {doc} |")
-    rows.append(f"| total | {size(num_players)} | | |")
+    rows.append(f"| total | {size(num_players, feats)} | | |")
     return "\n".join(rows)
 
 
 if __name__ == "__main__":
     import sys
 
-    print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
+    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
+        from .rules import make_rules
+
+        preset_rules = make_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
+        print(layout_table(preset_rules.num_players, preset_rules))
+    else:
+        print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
