@@ -63,7 +63,9 @@ class InfoState:
     @property
     def unseen(self) -> tuple[int, ...]:
         """Cards of the deal whose place this seat does not know (held by others, not known_held)."""
-        known = mask_of(self.hand) | mask_of(c for _, c in self.plays)
+        # The cards this seat passed are never unseen: picked but not yet moved, they are
+        # not in `hand`; once moved they are known_held or played.
+        known = mask_of(self.hand) | mask_of(c for _, c in self.plays) | mask_of(c for c, _ in self.passed)
         for cs in self.known_held.values():
             known |= mask_of(cs)
         deck = self.rules.deck_mask(len(self.seats))
