@@ -74,7 +74,7 @@ class InfoState:
 
 def information_state(deal: Deal, seat: int, match_scores=None, deals_played: int = 0) -> InfoState:
     """The information state of match ``seat`` in ``deal`` (a seat outside a tie-break deal sees it as a spectator)."""
-    n = len(match_scores) if match_scores is not None else max(deal.seats) + 1
+    n = len(match_scores) if match_scores is not None else deal.rules.num_players
     seats = deal.seats
     k = deal.num_players
     pos = seats.index(seat) if seat in seats else None
