@@ -296,7 +296,7 @@ class Deal:
         if self.rules.lower_wins:
             penalty = self.penalty_total
         else:
-            penalty = sum(v for v in self.values if v < 0)
+            penalty = sum(self.values[c] for c in cards_of(self.deck) if self.values[c] < 0)
         self.scores = tuple(penalty if q == p else 0 for q in range(self.num_players))
         self.phase = DONE
         self.legal = 0

@@ -89,9 +89,11 @@ class InfoState:
     @property
     def unseen(self) -> tuple[int, ...]:
         """Cards of the deal whose place this seat does not know (held by others, not known_held)."""
+        # The cards this seat passed are never unseen: picked but not yet moved, they are
+        # not in `hand`; once moved they are known_held or played.
         deck = self.rules.deck_mask(len(self.seats))
         if self.rules.decks == 1 and not self.kitty_size:
-            known = mask_of(self.hand) | mask_of(c for _, c in self.plays)
+            known = mask_of(self.hand) | mask_of(c for _, c in self.plays) | mask_of(c for c, _ in self.passed)
             for cs in self.known_held.values():
                 known |= mask_of(cs)
             return tuple(cards_of(deck & ~known))
@@ -100,6 +102,8 @@ class InfoState:
         left.subtract(c for _, c in self.plays)
         left.subtract(self.kitty)
         left.subtract(self.discarded)
+        if self.phase == PASS:
+            left.subtract(c for c, _ in self.passed)
         for cs in self.known_held.values():
             left.subtract(cs)
         return tuple(sorted(c for c, m in left.items() for _ in range(max(m, 0))))
@@ -107,7 +111,7 @@ class InfoState:
 
 def information_state(deal: Deal, seat: int, match_scores=None, deals_played: int = 0) -> InfoState:
     """The information state of match ``seat`` in ``deal`` (a seat outside a tie-break deal sees it as a spectator)."""
-    n = len(match_scores) if match_scores is not None else max(deal.seats) + 1
+    n = len(match_scores) if match_scores is not None else deal.rules.num_players
     seats = deal.seats
     k = deal.num_players
     pos = seats.index(seat) if seat in seats else None

@@ -348,13 +348,21 @@ def _normalise_overrides(values: Mapping[str, Any]) -> dict[str, Any]:
                 v = [v]
             if not isinstance(v, (list, tuple)):
                 raise RulesError(f"no_pass_cards must be a list of cards such as ['QS'], got {v!r}")
-            v = tuple(parse_card(c) if isinstance(c, str) else c for c in v)
+            v = tuple(_option_card(c, k) if isinstance(c, str) else c for c in v)
         elif k == "pass_cycle" and isinstance(v, str):
             v = PASS_CYCLES.get(v, (v,))
         elif k in ("pass_cycle", "exact_reset") and isinstance(v, list):
             v = tuple(v)
         out[k] = v
     return out
+
+
+def _option_card(text: str, option: str) -> int:
+    """A card named in a rules option; a bad name is a :class:`RulesError` like every other bad option."""
+    try:
+        return parse_card(text)
+    except ValueError as e:
+        raise RulesError(f"{option}: {e}") from None
 
 
 def _coerce_card_values(v: Any) -> tuple[int, ...]:
@@ -365,7 +373,7 @@ def _coerce_card_values(v: Any) -> tuple[int, ...]:
     if isinstance(v, Mapping):
         table = [0] * NUM_CARDS
         for c, x in v.items():
-            cid = parse_card(c) if isinstance(c, str) else c
+            cid = _option_card(c, "card_values") if isinstance(c, str) else c
             if not isinstance(cid, int) or not 0 <= cid < NUM_CARDS:
                 raise RulesError(f"card_values key {c!r} is not a card")
             table[cid] = x

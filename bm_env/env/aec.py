@@ -48,6 +48,8 @@ RENDER_MODES = ("human", "ansi")
 ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "illegal_action",
               "render_mode", "render_seat", "render_reveal")
 RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate")
+#: One int8 row per suit with ones on that suit's cards: a hand row times it keeps that suit.
+_SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dtype=np.int8) for s in range(4))
 
 
 def _check_choice(name: str, value: Any, allowed) -> None:
@@ -122,7 +124,7 @@ class BlackMariaEnv(AECEnv):
 
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        num_actions = self.rules.num_actions
+        num_actions = self._num_actions = self.rules.num_actions
         obs_space = spaces.Dict({
             "observation": spaces.Box(-128, 127, (size_for(self.rules),), np.int8),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
@@ -296,6 +298,11 @@ class BlackMariaEnv(AECEnv):
 
     # ------------------------------------------------------------------ observing
 
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         deal = self._deal
@@ -308,7 +315,7 @@ class BlackMariaEnv(AECEnv):
         if not self._over and deal.seats[deal.to_act] == seat:
             mask = self._legal_mask(deal, row)
         else:
-            mask = np.zeros(self.rules.num_actions, dtype=np.int8)
+            mask = np.zeros(self._num_actions, dtype=np.int8)
         return {"observation": row.copy(), "action_mask": mask}
 
     def _encoded(self, seat: int) -> np.ndarray:
@@ -318,21 +325,20 @@ class BlackMariaEnv(AECEnv):
 
     def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
         """The acting player's legal actions as int8. Most often they are the whole hand or one
-        suit of it, which the observation row already holds: copying that slice is several
-        times cheaper than unpacking the bit mask."""
+        suit of it, which the observation row already holds: copying or masking that slice is
+        several times cheaper than unpacking the bit mask."""
         legal = deal.legal
         hand = deal.hands[deal.to_act]
         h = self._hand_cell
+        if self._num_actions != NUM_CARDS:  # extra decision ids: the hand slice is too short
+            hand = -1
         if legal == hand:
             return row[h:h + NUM_CARDS].copy()
         suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS
-        if legal == hand & SUIT_MASKS[suit]:
-            mask = np.zeros(self.rules.num_actions, dtype=np.int8)
-            a = suit * NUM_RANKS
-            mask[a:a + NUM_RANKS] = row[h + a:h + a + NUM_RANKS]
-            return mask
+        if hand >= 0 and legal == hand & SUIT_MASKS[suit]:
+            return row[h:h + NUM_CARDS] * _SUIT_ROWS[suit]
         bits = np.frombuffer(legal.to_bytes(8, "little"), dtype=np.uint8)
-        return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
+        return np.unpackbits(bits, bitorder="little")[: self._num_actions].view(np.int8)
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""

@@ -73,14 +73,14 @@ class FastOrderEnforcingWrapper(OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         env = self.env
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        elif not env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
+        if self._has_reset and env.agents:  # the common case first
             self._has_updated = True
             env.step(action)
+        elif not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        else:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
 
     def observe(self, agent: str) -> Any:
         if not self._has_reset:

@@ -58,6 +58,8 @@ class ObservationTracker:
         self._receiver = cells("pass_receiver", 1)
         self._in_deal = cells("in_deal", 1)
         self._dealer = cells("dealer", 1)
+        self._points_of_seat = [[self._points[me][s] for me in range(n)] for s in range(n)]
+        self._trick_cells: list[tuple[memoryview, int]] = []
         # What one card played by `seat` changes in every observer's row.
         self._per_seat = [
             [(self.rows[me], self._played[me][s], self._trick[me][s], self._leader[me][s], self._voids[me][s])
@@ -149,40 +151,39 @@ class ObservationTracker:
         self.rows[seat][self._hand + card] = 0
         suit = card // NUM_RANKS
         led = self._led
-        for row, played, trick, leader, voids in self._per_seat[seat]:
-            row[played + card] = 1
-            row[trick + card] = 1
-            if trick_len == 0:
+        if trick_len == 0:
+            self._trick_cells = cells = []  # every cell the trick sets, so that trick_done can clear them
+            for row, played, trick, leader, voids in self._per_seat[seat]:
+                row[played + card] = 1
+                row[trick + card] = 1
                 row[leader] = 1
                 row[led + suit] = 1
-            elif suit != led_suit:
-                row[voids + led_suit] = 1
+                cells += ((row, trick + card), (row, leader), (row, led + suit))
+        else:
+            cells = self._trick_cells
+            for row, played, trick, leader, voids in self._per_seat[seat]:
+                row[played + card] = 1
+                row[trick + card] = 1
+                cells.append((row, trick + card))
+                if suit != led_suit:
+                    row[voids + led_suit] = 1
         if broke_hearts:
             for row in self.rows:
                 row[self._hearts] = 1
 
     def trick_done(self, deal: Deal) -> None:
         """The last trick of ``deal.tricks`` has just been won: clear the trick, count the points."""
-        leader_pos, cards, winner_pos = deal.tricks[-1]
-        seats = deal.seats
-        k = len(seats)
-        winner = seats[winner_pos]
+        for row, i in self._trick_cells:
+            row[i] = 0
+        winner_pos = deal.tricks[-1][2]
         coarse, fine = split_number(deal.captured[winner_pos])
-        leader = seats[leader_pos]
-        led_cell = self._led + cards[0] // NUM_RANKS
-        played_by = [(seats[(leader_pos + i) % k], c) for i, c in enumerate(cards)]
+        points = self._points_of_seat[deal.seats[winner_pos]]
         tricks = len(deal.tricks)
-        for me in range(self.n):
-            row = self.rows[me]
-            trick = self._trick[me]
-            for s, c in played_by:
-                row[trick[s] + c] = 0
-            row[self._leader[me][leader]] = 0
-            row[led_cell] = 0
-            points = self._points[me][winner]
-            row[points] = coarse
-            row[points + 1] = fine
-            row[self._tricks_played] = tricks
+        at = self._tricks_played
+        for row, cell in zip(self.rows, points):
+            row[cell] = coarse
+            row[cell + 1] = fine
+            row[at] = tricks
 
     def deal_over(self) -> None:
         """The deal has ended: neither phase cell is set."""

@@ -1,0 +1,45 @@
+"""Benchmarks run by ``bm-bench``: a list of sections, each a module with ``run(quick) -> rows``.
+
+A row is a dict with ``name`` (what was measured), ``value`` (a number, or None when it
+could not be measured), ``unit`` (e.g. "deals/s", "decisions/s", "MB", "ratio") and ``note``
+(how it was measured: the loop, the chooser); other keys are kept in the JSON output.
+``quick=True`` must keep a section to a few seconds.
+
+To add a section, write ``bm_env/bench/<name>.py`` with such a ``run`` and add a
+:class:`Section` to :data:`SECTIONS`. Sections are imported only when run, so one whose
+dependencies are missing does not stop the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str  # what --only selects
+    module: str  # module holding ``run(quick: bool) -> list[dict]``
+    about: str  # one line for --list
+
+    def runner(self) -> Callable[[bool], list[dict]]:
+        return importlib.import_module(self.module).run
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("engine", "bm_env.bench.engine", "reference engine: random-play deals/s for every preset"),
+    Section("openspiel", "bm_env.bench.openspiel", "OpenSpiel's C++ hearts via pyspiel: deals/s, and the engine's ratio to it"),
+    Section("env", "bm_env.bench.env", "PettingZoo env: decisions/s with observation and mask, against OpenSpiel"),
+    Section("vector", "bm_env.bench.vector", "vector engine: decisions/s at batch sizes, peak memory"),
+)
+
+
+def section(name: str) -> Section:
+    for s in SECTIONS:
+        if s.name == name:
+            return s
+    raise KeyError(f"unknown benchmark section {name!r}; sections: {[s.name for s in SECTIONS]}")
+
+
+__all__ = ["Section", "SECTIONS", "section"]

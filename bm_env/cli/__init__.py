@@ -1,0 +1,1 @@
+"""Command-line entry points: ``bm-demo``, ``bm-play``, ``bm-bench``, ``bm-eval``."""

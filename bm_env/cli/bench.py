@@ -1,0 +1,124 @@
+"""``bm-bench``: time the engine, OpenSpiel's hearts, the environment and the vector engine.
+
+Examples::
+
+    bm-bench --quick                      # every section, under a minute
+    bm-bench --only engine,openspiel      # just these sections
+    bm-bench --json results/bench.json    # also write the rows and the machine as JSON
+
+Prints one markdown table. Each section is a module of :mod:`bm_env.bench` (``--list``
+names them); a section that fails is reported in the table and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+
+from ..bench import SECTIONS, section
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bm-bench", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="short runs: all sections in under a minute")
+    p.add_argument("--only", action="append", default=[], metavar="SECTION[,SECTION]",
+                   help=f"run only these sections (repeatable): {', '.join(s.name for s in SECTIONS)}")
+    p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    p.add_argument("--list", action="store_true", help="list the sections and exit")
+    return p
+
+
+def machine() -> dict:
+    """What the figures were measured on."""
+    import numpy
+
+    info = {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "numpy": numpy.__version__,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["processor"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return info
+
+
+def _format_value(v) -> str:
+    if v is None:
+        return "n/a"
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:,.2f}"
+    return f"{int(v):,}"
+
+
+def markdown_table(rows: list[dict]) -> str:
+    lines = ["| section | benchmark | value | unit | how |", "|---|---|---:|---|---|"]
+    for r in rows:
+        note = str(r.get("note", "")).replace("|", "\\|")
+        lines.append(f"| {r['section']} | {r['name']} | {_format_value(r['value'])} | {r['unit']} | {note} |")
+    return "\n".join(lines)
+
+
+def run_sections(names: list[str], quick: bool) -> tuple[list[dict], list[dict], bool]:
+    """Rows of every section named, a summary per section, and whether all of them ran."""
+    rows, summary, ok = [], [], True
+    for name in names:
+        start = time.perf_counter()
+        try:
+            got = section(name).runner()(quick)
+            error = None
+        except Exception as e:  # a broken section is reported, the others still run
+            got, error, ok = [], f"{type(e).__name__}: {e}", False
+            traceback.print_exc(file=sys.stderr)
+        seconds = time.perf_counter() - start
+        if error:
+            rows.append({"section": name, "name": "(failed)", "value": None, "unit": "", "note": error})
+        rows.extend({"section": name, **r} for r in got)
+        summary.append({"section": name, "seconds": round(seconds, 2), "rows": len(got), "error": error})
+        print(f"bm-bench: {name} done in {seconds:.1f} s", file=sys.stderr)
+    return rows, summary, ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list:
+        for s in SECTIONS:
+            print(f"{s.name:10s} {s.about}")
+        return 0
+    names = [n.strip() for item in args.only for n in item.split(",") if n.strip()] or [s.name for s in SECTIONS]
+    known = {s.name for s in SECTIONS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(f"bm-bench: unknown section(s) {unknown}; sections: {sorted(known)}", file=sys.stderr)
+        return 2
+    rows, summary, ok = run_sections(names, args.quick)
+    info = machine()
+    print(f"Benchmarks ({'quick' if args.quick else 'full'}) on {info['processor']}, "
+          f"Python {info['python']}, numpy {info['numpy']}, {info['date']}\n")
+    print(markdown_table(rows))
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"machine": info, "quick": args.quick, "sections": summary, "rows": rows}, f, indent=2)
+            f.write("\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

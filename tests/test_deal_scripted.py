@@ -1,0 +1,535 @@
+"""Scripted deals: given hands, every card played written out, tricks and scores worked out by hand.
+
+Each deal is chosen to exercise what makes a preset different. Hands are by position;
+a trick string lists the cards in play order from its leader (clockwise). Comments give the
+hand-worked reasoning behind every literal expectation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bm_env.cards import parse_card
+from bm_env.deal import PASS, PLAY, IllegalActionError, deal_hands
+from bm_env.rules import make_rules
+
+# ---------------------------------------------------------------------------
+# A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family.
+# Dealer 2, so position 0 (eldest) leads; no passing.
+# ---------------------------------------------------------------------------
+
+BASE3_HANDS = (
+    "3C 4C 5C 6C 7C 8C 9C AC 2H 3H AH 2D 3D 4D 5D 6D 7D",
+    "TC JC QC KC 8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 5H",
+    "4H 6H 7H 8H 9H TH JH QH KH 7S 8S 9S TS JS QS KS AS",
+)
+BASE3_TRICKS = (
+    "2D 8D AS",  # 1  P0 leads; P1 follows 8D and wins; P2 (no diamonds) sheds AS onto it
+    "TC KS 3C",  # 2  P1 leads, P2 sheds KS, P0 must follow with a club: P1 wins
+    "2S 7S 2H",  # 3  P2 wins with 7S; P0, void in spades, discards 2H: hearts are broken
+    "8S 3H 3S",  # 4  P2 wins again, collecting 3H
+    "4H AH 5H",  # 5  P2 leads a heart; P0 must play its only heart, AH, and wins 4H AH 5H
+    "AC JC QS",  # 6  P0 wins with AC, P2 sheds the Black Maria onto it
+    "3D 9D KH",  # 7  P1 wins with 9D and collects KH
+    "4S 9S 4C",  # 8  P2 wins every trick from here on: spades P0 cannot follow,
+    "TS 5C 5S",  # 9    then hearts that neither P0 nor P1 can follow
+    "6H 4D JD",  # 10   (P1 discards JD here: the Omnibus bonus card goes to P2)
+    "JS 6C 6S",  # 11
+    "7H 7C QC",  # 12
+    "8H 8C KC",  # 13
+    "9H 9C TD",  # 14
+    "TH 5D QD",  # 15
+    "JH 6D KD",  # 16
+    "QH 7D AD",  # 17
+)
+BASE3_WINNERS = [1, 1, 2, 2, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]
+# What each position takes:
+#   P0: 4H AH 5H (trick 5) and QS (trick 6)
+#   P1: AS (trick 1), KS (trick 2), KH (trick 7)
+#   P2: 2H 3H 6H 7H 8H 9H TH JH QH and JD
+
+
+@pytest.mark.parametrize(
+    "preset, expected",
+    [
+        # hearts 1, QS 13, KS 10, AS 7: P0 3 + 13; P1 7 + 10 + 1; P2 nine hearts. 16 + 18 + 9 = 43.
+        ("black_maria", (16, 18, 9)),
+        ("black_maria_100", (16, 18, 9)),
+        # hearts 1, QS 13 (KS and AS are worth nothing): P0 16, P1 only KH, P2 9. Total 26.
+        ("black_maria_26", (16, 1, 9)),
+        # spot: hearts 2-10 at face value, J Q K 10, A 15, QS 25.
+        #   P0: 4H 4 + AH 15 + 5H 5 + QS 25 = 49; P1: KH 10;
+        #   P2: 2+3+6+7+8+9+10 + JH 10 + QH 10 = 65. Total 124.
+        ("black_maria_spot", (49, 10, 65)),
+        # Dirty Lady: AH 5, KH 4, QH 3, JH 2, other hearts 1, QS 13.
+        #   P0: 4H 1 + AH 5 + 5H 1 + QS 13 = 20; P1: KH 4; P2: 7 hearts at 1 + JH 2 + QH 3 = 12. Total 36.
+        ("dirty_lady", (20, 4, 12)),
+        # Slippery Anne: only QS scores.
+        ("slippery_anne", (13, 0, 0)),
+        # Omnibus: black_maria plus JD -10, which P2 took in trick 10: 9 - 10 = -1. Total 33.
+        ("omnibus", (16, 18, -1)),
+    ],
+)
+def test_base_deal_scored_under_each_3p_preset(kit, preset, expected):
+    deal = kit.new_deal(make_rules(preset, 3), BASE3_HANDS, dealer=2)
+    assert deal.phase == PLAY and deal.to_act == 0
+    assert kit.play_tricks(deal, BASE3_TRICKS) == BASE3_WINNERS
+    assert deal.is_over
+    assert deal.scores == expected
+    assert deal.tricks_won == [2, 3, 12]
+    # Every card is in exactly one trick.
+    played = [c for _, cs, _ in deal.tricks for c in cs]
+    assert sorted(played) == sorted(kit.cards(" ".join(BASE3_HANDS)))
+
+
+def test_black_maria_leads_and_hearts_broken(kit):
+    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
+    # Eldest leads any non-heart: P0's clubs and diamonds, not 2H 3H AH.
+    assert kit.names(deal.legal) == "3C 4C 5C 6C 7C 8C 9C AC 2D 3D 4D 5D 6D 7D"
+    kit.play_tricks(deal, BASE3_TRICKS[:2])
+    # No heart has been played: P1 may not lead its 5H.
+    assert not deal.hearts_broken
+    assert deal.to_act == 1 and not deal.legal >> parse_card("5H") & 1
+    kit.play_tricks(deal, BASE3_TRICKS[2:3])  # P0 discards 2H on a spade lead
+    assert deal.hearts_broken
+    assert deal.to_act == 2 and kit.names(deal.legal) == kit.names(kit.cards(
+        "4H 6H 7H 8H 9H TH JH QH KH 8S 9S TS JS QS"))
+
+
+def test_any_time_presets_let_eldest_lead_a_heart(kit):
+    # black_maria_26 (seed 001): "no restriction on leading hearts".
+    deal = kit.new_deal(make_rules("black_maria_26"), BASE3_HANDS, dealer=2)
+    assert kit.names(deal.legal) == kit.names(kit.cards(BASE3_HANDS[0]))
+
+
+def test_follow_suit_and_the_illegal_action_error(kit):
+    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
+    kit.play_tricks(deal, BASE3_TRICKS[:1])
+    deal.step(parse_card("TC"))
+    deal.step(parse_card("KS"))
+    # P0 holds clubs, so must play one: the error names the player, the card and the legal cards.
+    assert kit.names(deal.legal) == "3C 4C 5C 6C 7C 8C 9C AC"
+    with pytest.raises(IllegalActionError, match=r"^player_0 may not play 2D; legal: 3C 4C 5C 6C 7C 8C 9C AC$"):
+        deal.step(parse_card("2D"))
+    # Nothing changed: the same player is still to act with the same choices.
+    assert deal.to_act == 0 and len(deal.trick) == 2
+    deal.step(parse_card("3C"))
+    assert deal.tricks[-1][2] == 1
+
+
+def test_leading_an_unbroken_heart_is_rejected(kit):
+    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
+    with pytest.raises(IllegalActionError, match=r"player_0 may not play 2H; legal: 3C .* 7D$"):
+        deal.step(parse_card("2H"))
+
+
+def test_renege_penalty_offender_takes_every_penalty_point(kit):
+    # Seed 000: a renege costs the offender all 43 points of the deal, and the deal ends,
+    # whatever has been captured so far (P1 had taken AS in trick 1).
+    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, on_illegal="renege_penalty")
+    kit.play_tricks(deal, BASE3_TRICKS[:1])
+    deal.step(parse_card("TC"))
+    deal.step(parse_card("KS"))
+    deal.step(parse_card("2D"))  # P0 does not follow clubs
+    assert deal.is_over and deal.legal == 0
+    assert deal.renege == (0, parse_card("2D"), "play")
+    assert deal.scores == (43, 0, 0)
+    with pytest.raises(IllegalActionError, match="the deal is over"):
+        deal.step(parse_card("3C"))
+
+
+def test_renege_penalty_in_petrone_costs_every_negative_card(kit):
+    # Petrone's game: the offender takes AS KS QS, -7 -10 -13.
+    d = kit.PETRONE_DEAL
+    deal = kit.new_deal(make_rules("petrone_black_mariah"), d.hands, d.dealer, on_illegal="renege_penalty")
+    deal.step(parse_card("AC"))
+    deal.step(parse_card("2D"))  # P1 has no clubs: a legal discard
+    deal.step(parse_card("KS"))  # P2 holds clubs: a renege
+    assert deal.is_over and deal.scores == (0, 0, -30, 0)
+
+
+# ---------------------------------------------------------------------------
+# Passing.
+# ---------------------------------------------------------------------------
+
+
+def test_black_maria_passes_three_to_the_right(kit):
+    # Right of seat s is s-1: P0 -> P2, P1 -> P0, P2 -> P1. Eldest (P0) picks first.
+    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, pass_direction="right")
+    assert deal.phase == PASS and deal.pass_count == 3 and deal.to_act == 0
+    for c in ("AC", "2H", "3H"):
+        deal.step(parse_card(c))
+    assert deal.to_act == 1
+    for c in ("AD", "KD", "QD"):
+        deal.step(parse_card(c))
+    # Nothing has moved yet: P2 has not received P0's cards, nobody has received anything.
+    assert not deal.hands[2] >> parse_card("AC") & 1
+    assert deal.received == [0, 0, 0] and not deal.passes_revealed
+    for c in ("QS", "KS", "AS"):
+        deal.step(parse_card(c))
+    assert deal.phase == PLAY and deal.passes_revealed
+    assert kit.names(deal.received[2]) == kit.names(kit.cards("AC 2H 3H"))
+    assert kit.names(deal.received[0]) == kit.names(kit.cards("AD KD QD"))
+    assert kit.names(deal.received[1]) == kit.names(kit.cards("QS KS AS"))
+    assert all(h.bit_count() == 17 for h in deal.hands)
+    assert deal.to_act == 0  # eldest leads after the pass
+
+
+def test_black_maria_26_passes_two_cards_with_five_players(kit):
+    # Seed 001: "If there are more than four players, it is customary to pass only 2 cards."
+    rules = make_rules("black_maria_26", 5)
+    assert rules.passes_for() == 2 and rules.hand_size() == 10
+    deal = kit.Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(7)), 0, "right")
+    assert deal.pass_count == 2
+    before = list(deal.hands)
+    steps = 0
+    while deal.phase == PASS:
+        deal.step(kit.cards_of(deal.legal)[0])
+        steps += 1
+    assert steps == 10  # five players, two cards each
+    for p in range(5):
+        assert deal.received[p].bit_count() == 2
+        # what P passed (its two lowest cards) is now held by its right-hand neighbour
+        passed = kit.mask_of(kit.cards_of(before[p])[:2])
+        assert deal.received[(p - 1) % 5] == passed
+    # With 4 players the same preset passes 3.
+    assert make_rules("black_maria_26", 4).passes_for() == 3
+
+
+# ---------------------------------------------------------------------------
+# Dirty Lady: pass left, QS may not be passed, graded hearts, taking all 14 penalty cards.
+# ---------------------------------------------------------------------------
+
+DIRTY_HANDS = (
+    "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2H 3H 4H 5H 6H",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S 3S 4S 5S",
+    "7H 8H 9H TH JH QH KH AH 6S 7S 8S 9S TS JS QS KS AS",
+)
+# Left of seat s is s+1: P0 -> P1, P1 -> P2, P2 -> P0.
+DIRTY_PASSES = {0: "2H 3H 4H", 1: "2S 3S 4S", 2: "AH KH AS"}
+# After the pass P0 holds 3C..AC 5H 6H AH KH AS; P1 2D..AD 5S 2H 3H 4H; P2 7H..QH 6S..KS 2S 3S 4S.
+DIRTY_TRICKS = (
+    "AC 2H QS",  # P0 leads clubs; the others, void, shed hearts and QS onto P0's tricks
+    "KC 3H QH",
+    "QC 4H JH",
+    "JC 2D TH",
+    "TC 3D 9H",
+    "9C 4D 8H",
+    "8C 5D 7H",
+    "AH 6D 2S",  # hearts broken since trick 1; P0 cashes its own hearts
+    "KH 7D 3S",
+    "6H 8D 4S",
+    "5H 9D 6S",
+    "7C TD 7S",
+    "6C JD 8S",
+    "5C QD 9S",
+    "4C KD TS",
+    "3C AD JS",
+    "AS 5S KS",
+)
+
+
+def test_dirty_lady_queen_may_not_be_passed_and_the_moon(kit):
+    rules = make_rules("dirty_lady")
+    deal = kit.new_deal(rules, DIRTY_HANDS, dealer=2, pass_direction="left")
+    for p, picks in ((0, "2H 3H 4H"), (1, "2S 3S 4S")):
+        for c in picks.split():
+            deal.step(parse_card(c))
+    # P2 holds QS and may pass anything but it.
+    assert deal.to_act == 2
+    qs = parse_card("QS")
+    assert not deal.legal >> qs & 1
+    assert deal.legal == deal.hands[2] & ~(1 << qs)
+    assert deal.legal_mask()[qs] == 0
+    with pytest.raises(IllegalActionError, match=r"^player_2 may not pass QS; legal: "):
+        deal.step(qs)
+    for c in ("AH", "KH", "AS"):
+        deal.step(parse_card(c))
+    assert kit.names(deal.received[0]) == kit.names(kit.cards("AH KH AS"))
+    assert kit.names(deal.received[1]) == kit.names(kit.cards("2H 3H 4H"))
+    # Eldest leads a non-heart: clubs or AS.
+    assert kit.names(deal.legal) == "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC AS"
+    assert kit.play_tricks(deal, DIRTY_TRICKS) == [0] * 17
+    # P0 took all 13 hearts (23 in Dirty Lady values) and QS (13): 36, which under
+    # "counts favourably" (shooter_minus) scores -36 and nothing for the others.
+    assert deal.captured == [36, 0, 0]
+    assert deal.scores == (-36, 0, 0)
+
+
+# The same deal after the pass, for the moon options of the 43-point game.
+MOON_HANDS = (
+    "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 5H 6H AH KH AS",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 5S 2H 3H 4H",
+    "7H 8H 9H TH JH QH 6S 7S 8S 9S TS JS QS KS 2S 3S 4S",
+)
+
+
+@pytest.mark.parametrize(
+    "moon, totals_before, deals_before, expected",
+    [
+        # P0 takes all 13 hearts, QS, KS and AS: 43.
+        ("off", None, 0, (43, 0, 0)),
+        ("shooter_minus", None, 0, (-43, 0, 0)),
+        ("others_plus", None, 0, (0, 43, 43)),
+        # others_plus_unless_win, first of 9 deals: the match cannot end, so the others get +43.
+        ("others_plus_unless_win", (0, 0, 0), 0, (0, 43, 43)),
+        # Last (9th) deal with totals 100, 50, 80: +43 to the others would end the match with
+        # P1 lowest (93 < 100), so the shooter takes -43 instead.
+        ("others_plus_unless_win", (100, 50, 80), 8, (-43, 0, 0)),
+        # Last deal with totals 10, 50, 80: after +43 the shooter still has the lowest total, so +43.
+        ("others_plus_unless_win", (10, 50, 80), 8, (0, 43, 43)),
+    ],
+)
+def test_black_maria_moon_options(kit, moon, totals_before, deals_before, expected):
+    rules = make_rules("black_maria", moon=moon)
+    deal = kit.new_deal(rules, MOON_HANDS, dealer=2, totals_before=totals_before, deals_before=deals_before)
+    assert kit.play_tricks(deal, DIRTY_TRICKS) == [0] * 17
+    assert deal.penalty_taken == [43, 0, 0]
+    assert deal.scores == expected
+
+
+@pytest.mark.parametrize("moon, expected", [
+    # P0 also took JD (P1 discarded it in trick 13): 43 - 10 = 33 without a moon rule.
+    ("off", (33, 0, 0)),
+    # Seed 003: the taker of JD has 10 deducted "even if it is the shooter": -43 - 10.
+    ("shooter_minus", (-53, 0, 0)),
+    ("others_plus", (-10, 43, 43)),
+])
+def test_omnibus_bonus_card_counts_for_the_shooter(kit, moon, expected):
+    deal = kit.new_deal(make_rules("omnibus", moon=moon), MOON_HANDS, dealer=2)
+    kit.play_tricks(deal, DIRTY_TRICKS)
+    assert deal.scores == expected
+
+
+# ---------------------------------------------------------------------------
+# American Hearts: pass left, the 2C holder leads it, shooting the moon.
+# ---------------------------------------------------------------------------
+
+SUITS4 = (
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+)
+# Dealer 1, so eldest is P2, who picks first. Left: P0 -> P1 -> P2 -> P3 -> P0.
+# P0 passes its 2C away: P1 will hold it and lead it, although P2 is eldest.
+MOON_PASSES = {0: "2C 3C 4C", 1: "2D 3D 4D", 2: "AH KH QH", 3: "QS KS AS"}
+MOON_TRICKS = (
+    "2C 2D 2S 5C",  # P1 leads 2C; P2 and P3 have no clubs; P0's 5C wins
+    "AC 3C JH AH",  # P0 runs its clubs; P2 and P3 shed hearts on them
+    "KC 4C TH KH",
+    "QC 5D 9H QH",
+    "JC 6D 8H JS",
+    "TC 7D 7H TS",
+    "9C 8D 6H 9S",
+    "8C 9D 5H 8S",
+    "7C TD 4H 7S",
+    "6C JD 3H 6S",
+    "AS QD 2H 3S",  # P2's last heart
+    "KS KD 3D 4S",
+    "QS AD 4D 5S",  # P0 takes its own QS: all 26 points
+)
+# Same deal, but P3 keeps AS (passing JS instead) and so wins trick 11, with 2H in it.
+FAILED_PASSES = {0: "2C 3C 4C", 1: "2D 3D 4D", 2: "AH KH QH", 3: "QS KS JS"}
+FAILED_TRICKS = (
+    "2C 2D 2S 5C",
+    "AC 3C JH AH",
+    "KC 4C TH KH",
+    "QC 5D 9H QH",
+    "JC 6D 8H TS",
+    "TC 7D 7H 9S",
+    "9C 8D 6H 8S",
+    "8C 9D 5H 7S",
+    "7C TD 4H 6S",
+    "6C JD 3H 5S",
+    "JS QD 2H AS",  # P3's AS beats P0's JS: P3 takes 2H
+    "3S KS KD 3D",
+    "QS AD 4D 4S",
+)
+
+
+def _american(kit, preset, passes, tricks):
+    deal = kit.new_deal(make_rules(preset), SUITS4, dealer=1, pass_direction="left")
+    assert deal.to_act == 2  # eldest picks first
+    kit.do_passes(deal, passes)
+    # The holder of 2C leads it, whoever is eldest.
+    assert deal.to_act == 1 and kit.names(deal.legal) == "2C"
+    return deal, kit.play_tricks(deal, tricks)
+
+
+def test_american_hearts_two_of_clubs_leads_and_moon(kit):
+    deal, winners = _american(kit, "american_hearts", MOON_PASSES, MOON_TRICKS)
+    assert winners == [0] * 13
+    # P0 shot the moon: 13 hearts + QS = 26, scored as -26 for the shooter.
+    assert deal.penalty_taken == [26, 0, 0, 0]
+    assert deal.scores == (-26, 0, 0, 0)
+
+
+def test_american_hearts_failed_moon_scores_normally(kit):
+    deal, winners = _american(kit, "american_hearts", FAILED_PASSES, FAILED_TRICKS)
+    assert winners == [0] * 10 + [3, 0, 0]
+    # P0: 12 hearts + QS = 25; P3: 2H = 1.
+    assert deal.scores == (25, 0, 0, 1)
+
+
+def test_spot_hearts_pip_values(kit):
+    # Spot Hearts: hearts at pip value (2..10, J 11, Q 12, K 13, A 14: 104 in all), QS 25.
+    deal, _ = _american(kit, "spot_hearts", FAILED_PASSES, FAILED_TRICKS)
+    # P0: every heart but 2H (104 - 2 = 102) + QS 25 = 127; P3: 2H = 2.
+    assert deal.scores == (127, 0, 0, 2)
+    deal, _ = _american(kit, "spot_hearts", MOON_PASSES, MOON_TRICKS)
+    # The moon: all 129 points, taken off the shooter.
+    assert deal.scores == (-129, 0, 0, 0)
+
+
+def test_american_five_players_lead_the_three_of_clubs(kit):
+    # 5 players: 2D and 2C are out, so the holder of 3C must lead it.
+    rules = make_rules("american_hearts", 5)
+    assert rules.removed_cards() == frozenset(kit.cards("2D 2C"))
+    deal = kit.Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(3)), 0, "hold")
+    assert kit.names(deal.legal) == "3C"
+    assert deal.hands[deal.to_act] >> parse_card("3C") & 1
+
+
+# ---------------------------------------------------------------------------
+# OpenSpiel's hearts: no points on the first trick, QS breaks hearts, the others get +26.
+# ---------------------------------------------------------------------------
+
+OPENSPIEL_HANDS = (
+    "2C QC KC AC QD KD AD KS AS JH QH KH AH",
+    "3C 4C 5C 6C 7C 8C 9C TC JC 2H 3H 4H 5H",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD 6H 7H 8H",
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS 9H TH",
+)
+OPENSPIEL_TRICKS = (
+    "2C 3C 2D 2S",  # P1's 3C wins the first trick, which holds no points
+    "4C 3D 3S AC",  # P0 wins with AC
+    "AS 5C 4D QS",  # P3 has to give up QS: that breaks hearts under this preset
+    "AH 2H 6H 9H",  # P0 may now lead hearts, and runs them
+    "KH 3H 7H TH",
+    "QH 4H 8H 4S",
+    "JH 5H 5D 5S",
+    "KS 6C 6D 6S",  # the rest are P0's top cards
+    "KC 7C 7D 7S",
+    "QC 8C 8D 8S",
+    "AD 9C 9D 9S",
+    "KD TC TD TS",
+    "QD JC JD JS",
+)
+
+
+def test_openspiel_hearts_first_trick_queen_breaks_and_others_plus(kit):
+    deal = kit.new_deal(make_rules("openspiel_hearts"), OPENSPIEL_HANDS, dealer=0)
+    assert deal.eldest == 1 and deal.to_act == 0 and kit.names(deal.legal) == "2C"
+    deal.step(parse_card("2C"))
+    assert kit.names(deal.legal) == "3C 4C 5C 6C 7C 8C 9C TC JC"  # follow suit
+    deal.step(parse_card("3C"))
+    # P2 has no clubs: it may discard, but not a heart on the first trick.
+    assert kit.names(deal.legal) == "2D 3D 4D 5D 6D 7D 8D 9D TD JD"
+    deal.step(parse_card("2D"))
+    # P3 may discard any spade but QS, and no heart.
+    assert kit.names(deal.legal) == "2S 3S 4S 5S 6S 7S 8S 9S TS JS"
+    with pytest.raises(IllegalActionError, match="player_3 may not play QS"):
+        deal.step(parse_card("QS"))
+    deal.step(parse_card("2S"))
+    assert deal.tricks[-1][2] == 1
+    kit.play_tricks(deal, OPENSPIEL_TRICKS[1:2])
+    # No heart and no QS played yet: P0 may not lead a heart.
+    assert not deal.hearts_broken
+    assert kit.names(deal.legal) == "QC KC QD KD AD KS AS"
+    kit.play_tricks(deal, OPENSPIEL_TRICKS[2:3])
+    assert deal.hearts_broken  # by QS alone
+    assert kit.names(deal.legal) == "QC KC QD KD AD JH QH KH AH KS"
+    winners = kit.play_tricks(deal, OPENSPIEL_TRICKS[3:])
+    assert [t[2] for t in deal.tricks] == [1] + [0] * 12 and winners == [0] * 10
+    # P0 took all 13 hearts and QS: under "others_plus" the shooter scores 0, the others 26.
+    assert deal.scores == (0, 26, 26, 26)
+
+
+def test_queen_does_not_break_hearts_in_american_hearts(kit):
+    # The same first three tricks are legal in American Hearts, where only a heart breaks hearts.
+    deal = kit.new_deal(make_rules("american_hearts"), OPENSPIEL_HANDS, dealer=0)
+    kit.play_tricks(deal, OPENSPIEL_TRICKS[:3])
+    assert not deal.hearts_broken
+    assert kit.names(deal.legal) == "QC KC QD KD AD KS"
+
+
+def test_first_trick_points_allowed_when_nothing_else(kit):
+    # P2 holds only hearts: on the first trick it may play them, having nothing else.
+    deal = kit.new_deal(make_rules("openspiel_hearts"), SUITS4, dealer=3)
+    deal.step(parse_card("2C"))
+    assert kit.names(deal.legal) == kit.names(kit.cards(SUITS4[1]))
+    deal.step(parse_card("2D"))
+    assert kit.names(deal.legal) == kit.names(kit.cards(SUITS4[2]))
+    deal.step(parse_card("AH"))
+    assert kit.names(deal.legal) == "2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS"
+
+
+# ---------------------------------------------------------------------------
+# Hearts-lead rules in the 43-point game.
+# ---------------------------------------------------------------------------
+
+
+def test_a_hand_of_only_hearts_may_lead_them(kit):
+    # P0 holds four top clubs and all 13 hearts; it wins the four club tricks (the others
+    # follow or discard diamonds/spades), then holds only hearts with hearts unbroken.
+    deal = kit.new_deal(
+        make_rules("black_maria"),
+        (
+            "AC KC QC JC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+            "3C 4C 5C 6C 7C 8C 9C TC 2D 3D 4D 5D 6D 7D 8D 9D TD",
+            "JD QD KD AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        ),
+        dealer=2,
+    )
+    assert kit.names(deal.legal) == "JC QC KC AC"
+    assert kit.play_tricks(deal, ("AC 3C JD", "KC 4C QD", "QC 5C KD", "JC 6C AD")) == [0, 0, 0, 0]
+    assert not deal.hearts_broken
+    assert kit.names(deal.legal) == "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
+    assert kit.play_tricks(deal, ("2H 2D 2S",)) == [0]
+    assert deal.hearts_broken  # a heart led by necessity breaks hearts
+
+
+@pytest.mark.parametrize("option, expected", [
+    # Without the option a hand of only hearts and QS must lead QS.
+    (False, "QS"),
+    # Seed 003: "many people allow hearts to be led, instead of forcing ... the Queen of Spades".
+    (True, "2H 3H 4H 5H 6H 7H 8H 9H TH QS"),
+])
+def test_lead_hearts_with_queen_only(kit, option, expected):
+    rules = make_rules("black_maria", 4, lead_hearts_with_queen_only=option)
+    deal = kit.new_deal(
+        rules,
+        (
+            "AC KC QC QS 2H 3H 4H 5H 6H 7H 8H 9H TH",
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC JH QH KH",
+            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+            "2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS AH",
+        ),
+        dealer=3,
+    )
+    # P0 wins three club tricks; nobody discards a heart.
+    assert kit.play_tricks(deal, ("AC 2C 2D 2S", "KC 3C 3D 3S", "QC 4C 4D 4S")) == [0, 0, 0]
+    assert not deal.hearts_broken
+    assert kit.names(deal.legal) == expected
+
+
+# ---------------------------------------------------------------------------
+# Petrone's Black Mariah: hearts are trumps, +3 per clean trick, spade honours negative.
+# ---------------------------------------------------------------------------
+
+
+def test_petrone_hearts_trump_and_clean_tricks(kit):
+    d = kit.PETRONE_DEAL
+    deal = kit.new_deal(make_rules("petrone_black_mariah"), d.hands, d.dealer)
+    # Eldest leads anything, hearts included.
+    assert deal.to_act == 0 and kit.names(deal.legal) == kit.names(kit.cards(d.hands[0]))
+    winners = kit.play_tricks(deal, d.tricks)
+    # Trick 1: 2H beats AC; trick 3: TH beats 3H; trick 4: 4H beats AS.
+    assert winners == [1, 2, 3, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3]
+    assert deal.clean_tricks == [0, 1, 1, 9]
+    # P0 won nothing: 0. P1: trick 1 clean (+3), trick 4 AS + QS (-20, no bonus): -17.
+    # P2: trick 2 clean: +3. P3: nine clean tricks (+27) and KS in trick 6 (-10): 17.
+    # Hearts score nothing. Total 3 = 11 clean tricks * 3 - 30.
+    assert deal.scores == (0, -17, 3, 17)
