@@ -40,7 +40,7 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .rules import SCATTER, Rules, direction_offset, scatter_offsets
+from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, SCATTER, Rules, direction_offset, scatter_offsets
 from .scoring import deal_scores, moon_shooter
 
 PASS, CHARGE, PLAY, DISCARD, MOON, DONE = "pass", "charge", "play", "discard", "moon", "done"
@@ -52,7 +52,6 @@ _QS_BIT = 1 << QUEEN_SPADES
 _HIGH_SPADES = (1 << ACE_SPADES) | (1 << KING_SPADES)
 _NINE = 7  # rank index of the nine
 _MOON_BITS = (1 << MOON_SUBTRACT) | (1 << MOON_ADD)
-_MAX_POSITIONS = 10
 
 
 class IllegalActionError(ValueError):
@@ -285,10 +284,9 @@ class Deal:
 
         p = self.to_act
         what = {PASS: "pass", PLAY: "play", CHARGE: "choose", DISCARD: "discard", MOON: "choose"}[self.phase]
-        msg = (
-            f"player_{self.seats[p]} may not {what} {action_str(action)}; "
-            f"legal: {', '.join(action_str(c) for c in cards_of(self.legal))}"
-        )
+        legal = cards_of(self.legal)
+        sep = " " if legal[-1] < NUM_CARDS else ", "  # extra decisions have names with spaces
+        msg = f"player_{self.seats[p]} may not {what} {action_str(action)}; legal: {sep.join(action_str(c) for c in legal)}"
         if self.on_illegal == "raise" or self.phase not in (PASS, PLAY):
             raise IllegalActionError(msg)
         # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.
@@ -715,8 +713,9 @@ def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[lis
 
 def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tuple[int, ...]) -> None:
     k = len(masks)
-    if not 2 <= k <= _MAX_POSITIONS:
-        raise ValueError(f"a deal has 2 to {_MAX_POSITIONS} players, got {k} hands")
+    top = MAX_PLAYERS_ONE_DECK if rules.decks == 1 else MAX_PLAYERS_TWO_DECKS
+    if not 2 <= k <= top:
+        raise ValueError(f"a deal has 2 to {top} players, got {k} hands")
     if kitty and rules.kitty == "none":
         raise ValueError("these rules have no kitty (kitty='none'), but a kitty was given")
     if len(kitty) != rules.kitty_size(k):

@@ -433,7 +433,8 @@ def _validate(r: Rules) -> None:
               f"(kitty one of {[k for k in KITTIES if k != 'none']})")
     top = MAX_PLAYERS_ONE_DECK if r.decks == 1 else MAX_PLAYERS_TWO_DECKS
     if not 3 <= n <= top:
-        _fail(f"num_players={n} is not allowed with {r.decks} deck(s); allowed: 3 to {top} (2 only for a tie-break deal)")
+        _fail(f"num_players={n} is not allowed; allowed: 3 to {top} (2 only for a tie-break deal; "
+              f"{MAX_PLAYERS_TWO_DECKS} with decks=2)")
     table = DECK_TABLES[r.deck_table]
     if r.kitty == "none" and n not in table:
         _fail(f"deck table {r.deck_table!r} does not cover {n} players; it covers {sorted(k for k in table if k >= 3)}")
