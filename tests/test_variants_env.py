@@ -82,3 +82,16 @@ def test_pimc_refuses_the_new_rule_systems_clearly():
     with pytest.raises(AgentSpecError, match="pimc .* does not play rules options \\['charging'"):
         make_agent("pimc", make_rules("turbo_hearts"), 0)
     make_agent("heuristic", make_rules("turbo_hearts"), 0)  # the heuristic plays them
+
+
+def test_evaluation_boards_carry_the_kitty_and_two_decks():
+    from bm_env.agents import make_agent
+    from bm_env.evaluation.boards import make_board
+    from bm_env.evaluation.play import play_deal
+
+    rules = make_rules("cancellation", 7)
+    board = make_board(rules, 0, 3)
+    assert len(board.kitty) == 6 and sum(len(h) for h in board.hands) == 98
+    assert make_board(rules, 0, 3) == board  # the same board for the same seed and index
+    scores = play_deal(rules, board, [make_agent("heuristic", rules, s) for s in range(7)])
+    assert sum(scores) == 86  # both decks' 43 points, the kitty's included
