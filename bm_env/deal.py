@@ -173,7 +173,7 @@ class Deal:
         self._num_actions = rules.num_actions
         self._charging = rules.charging
         self._booster = rules.booster_nines
-        self._plain_tricks = rules.trumps == "none" and rules.decks == 1
+        self._plain_tricks = rules.trumps == "none" and rules.decks == 1 and not rules.booster_nines
         self._filters = rules.charging or rules.queen_when_safe
 
         self.played = [0] * k  # cards each position has played this deal
@@ -329,7 +329,10 @@ class Deal:
         if c == PASS_ON:
             self.passed_on[p] = True
         else:
-            self._remove(p, bit)
+            if self.two_decks:
+                self._remove(p, bit)
+            else:
+                self.hands[p] ^= bit
             picks = self.pass_picks[p]
             picks.append(c)
             if len(picks) < self.pass_count:
@@ -363,10 +366,15 @@ class Deal:
                 self.pass_receiver[q] = r
                 incoming[r].extend(self.pass_picks[q])
         for r in range(k):
-            for c in incoming[r]:
-                self._add(r, c)
-            self.received[r] = mask_of(incoming[r])
-            self.received_cards[r] = tuple(sorted(incoming[r]))
+            cards = incoming[r]
+            if self.two_decks:
+                for c in cards:
+                    self._add(r, c)
+            m = mask_of(cards)
+            if not self.two_decks:
+                self.hands[r] |= m
+            self.received[r] = m
+            self.received_cards[r] = tuple(sorted(cards))
 
     def _after_passing(self) -> None:
         if self.rules.charging:
@@ -544,8 +552,6 @@ class Deal:
     def _trick_winner(self, trick: list[int]) -> int | None:
         """Position of the trick's winner, or None when every led-suit card is cancelled."""
         led = self.led_suit
-        if self._plain_tricks:
-            return (self.leader + trick.index(max(c for c in trick if c // NUM_RANKS == led))) % self.num_players
         if self.rules.trumps == "hearts":
             trumps = [c for c in trick if c // NUM_RANKS == HEARTS]
             if trumps:
@@ -603,12 +609,16 @@ class Deal:
 
     def _finish_trick(self) -> None:
         trick = self.trick
-        winner = self._trick_winner(trick)
+        if self._plain_tricks:
+            led = self.led_suit
+            winner = (self.leader + trick.index(max(c for c in trick if c // NUM_RANKS == led))) % self.num_players
+        else:
+            winner = self._trick_winner(trick)
+            self.trick_len = self.num_players
+            self.boosts = 0
         self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
         self.led_suit = -1
-        self.trick_len = self.num_players
-        self.boosts = 0
         if winner is None:
             # Cancellation: the trick stays on the table and the same player leads again.
             self.pending.append(tuple(trick))
@@ -624,9 +634,10 @@ class Deal:
             self.pending = []
         else:
             pen = self._collect(winner, trick)
-            for cards in self.pending:
-                pen += self._collect(winner, cards)
-            self.pending = []
+            if self.pending:
+                for cards in self.pending:
+                    pen += self._collect(winner, cards)
+                self.pending = []
         self.last_winner = winner
         self.leader = winner
         if self.kitty and self.kitty_taker is None and (self.rules.kitty == "first_trick" or pen > 0):
@@ -718,7 +729,7 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         raise ValueError(f"a deal has 2 to {top} players, got {k} hands")
     if kitty and rules.kitty == "none":
         raise ValueError("these rules have no kitty (kitty='none'), but a kitty was given")
-    if len(kitty) != rules.kitty_size(k):
+    if (kitty or rules.kitty != "none") and len(kitty) != rules.kitty_size(k):
         raise ValueError(f"the kitty must hold the {rules.kitty_size(k)} cards left over, got {len(kitty)}")
     expected = rules.deck_mask(k)
     if rules.decks == 1:
