@@ -228,3 +228,16 @@ def test_classic_presets_keep_their_action_space_and_observation_size():
             r = make_rules(preset, n)
             if not r.uses_extensions:
                 assert r.num_actions == 52 and size_for(r) == size(n)
+
+
+def test_vector_engine_construction_names_the_option():
+    from bm_env.vector import VectorEngine
+
+    with pytest.raises(UnsupportedRulesError, match="does not implement rules option decks=2"):
+        VectorEngine(make_rules("cancellation"), 4)
+    with pytest.raises(UnsupportedRulesError, match="does not implement rules option kitty='first_trick'"):
+        VectorEngine(make_rules("american_hearts", 3, kitty="first_trick"), 4)
+    with pytest.raises(UnsupportedRulesError, match="does not implement rules option charging=True"):
+        VectorEngine(make_rules("turbo_hearts"), 4)
+    with pytest.raises(UnsupportedRulesError, match="card actions only \\(52\\), these rules have 59 actions"):
+        VectorEngine(make_rules("american_hearts", moon="shooter_choice"), 4)
