@@ -95,3 +95,29 @@ def test_evaluation_boards_carry_the_kitty_and_two_decks():
     assert make_board(rules, 0, 3) == board  # the same board for the same seed and index
     scores = play_deal(rules, board, [make_agent("heuristic", rules, s) for s in range(7)])
     assert sum(scores) == 86  # both decks' 43 points, the kitty's included
+
+
+def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
+    from bm_env.agents.heuristic import HeuristicAgent, View, play_score, tables
+    from bm_env.deal import Deal
+    from bm_env.infostate import information_state
+    from bm_env.cards import mask_of
+    from variant_kit import cards
+
+    rules = make_rules("partnership_hearts", first_lead="eldest_any", hearts_lead="any_time")
+    hands = [cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 2D 3D"),
+             cards("AC 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S"),
+             cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
+             cards("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS KC")]
+    # P0 leads 2C and P1 (an opponent of P2) wins with AC: P2, void in clubs, sheds its A♥ on it.
+    deal = Deal(rules, hands, dealer=3)
+    play = [cards("2C")[0], cards("AC")[0]]
+    for c in play:
+        deal.step(c)
+    assert HeuristicAgent().act(None, deal.legal_mask(), information_state(deal, 2)) == cards("AH")[0]
+    # The same discard scored on a trick the partner is winning costs more than on an opponent's.
+    t = tables(rules, 4)
+    hand = mask_of(cards("2H AH"))
+    partner = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=True)
+    opponent = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=False)
+    assert play_score(partner, cards("AH")[0]) > play_score(opponent, cards("AH")[0])
