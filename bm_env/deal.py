@@ -287,15 +287,17 @@ class Deal:
         legal = cards_of(self.legal)
         sep = " " if legal[-1] < NUM_CARDS else ", "  # extra decisions have names with spaces
         msg = f"player_{self.seats[p]} may not {what} {action_str(action)}; legal: {sep.join(action_str(c) for c in legal)}"
-        if self.on_illegal == "raise" or self.phase not in (PASS, PLAY):
+        if self.on_illegal == "raise":
             raise IllegalActionError(msg)
         # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.
+        # It answers an illegal action in every decision (a charge, a discard, a moon choice too).
         self.renege = (p, action, self.phase)
         if self.rules.lower_wins:
             penalty = self.penalty_total
         else:
             penalty = sum(self.values[c] for c in cards_of(self.deck) if self.values[c] < 0)
-        self.scores = tuple(penalty if q == p else 0 for q in range(self.num_players))
+        offenders = {p, (p + 2) % 4} if self.rules.teams == "joint" else {p}  # a team scores jointly
+        self.scores = tuple(penalty if q in offenders else 0 for q in range(self.num_players))
         self.phase = DONE
         self.legal = 0
 

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
-from .actions import CARD_CHARGE, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
+from .actions import CARD_CHARGE, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
 from .cards import card_str, cards_of, parse_card
 from .deal import CHARGE, DISCARD, DONE, MOON, PASS, Deal, IllegalActionError
 from .match import Match
@@ -38,9 +38,12 @@ def deal_record(deal: Deal) -> dict[str, Any]:
     renege = None
     if deal.renege is not None:
         pos, c, phase = deal.renege
-        renege = {"seat": seats[pos], "card": card_str(c), "phase": phase}
-        # The offending card is part of the record: replaying it re-applies the penalty.
-        (passes[pos] if phase == PASS else trick).append(card_str(c))
+        renege = {"seat": seats[pos], "card": action_str(c), "phase": phase}
+        # The offending card is part of the record: replaying it re-applies the penalty. An
+        # offending extra decision (or any action in a charge, discard or moon decision) is
+        # replayed from the renege entry where the recorded decisions of that phase run out.
+        if c < 52 and phase in (PASS, "play"):
+            (passes[pos] if phase == PASS else trick).append(card_str(c))
     return {
         "format": DEAL_FORMAT,
         "rules": deal.rules.to_dict(),
@@ -159,12 +162,16 @@ def replay_deal(rec: Mapping[str, Any]) -> Deal:
     if len(passes) != len(hands):
         raise RecordError(f"passes: {len(passes)} lists for {len(hands)} players")
     passed_on = rec.get("passed_on", [])
+    extra = _extra_renege(rec)
     while deal.phase == PASS:
         pos = deal.to_act
         picked = len(deal.pass_picks[pos])
         if seats[pos] in passed_on:
             _apply(deal, PASS_ON, f"passed_on (player_{seats[pos]})")
             continue
+        if picked >= len(passes[pos]) and extra and extra[:2] == (seats[pos], PASS):
+            _apply(deal, extra[2], "renege")
+            break
         if picked >= len(passes[pos]):
             raise RecordError(
                 f"passes[{pos}]: player_{seats[pos]} passes {len(passes[pos])} cards, the rules need {deal.pass_count}"
@@ -177,6 +184,9 @@ def replay_deal(rec: Mapping[str, Any]) -> Deal:
     while deal.phase == CHARGE:
         pos = deal.to_act
         todo = [c for c in (charged[pos] if pos < len(charged) else []) if not deal.charged[pos] >> c & 1]
+        if not todo and extra and extra[:2] == (seats[pos], CHARGE):
+            _apply(deal, extra[2], "renege")
+            break
         if todo and todo[0] not in CARD_CHARGE:
             raise RecordError(f"charged[{pos}]: {card_str(todo[0])} cannot be charged")
         _apply(deal, CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
@@ -190,7 +200,7 @@ def replay_deal(rec: Mapping[str, Any]) -> Deal:
         if seats[deal.to_act] != leader:
             raise RecordError(f"{where}: leader is player_{leader}, but player_{seats[deal.to_act]} is on lead")
         cards = _cards(_field(trick, "cards", where), f"{where}.cards")
-        _discard(deal, discards)
+        _discard(deal, discards, extra)
         for i, c in enumerate(cards):
             _apply(deal, c, f"{where}.cards[{i}] (player_{seats[deal.to_act]} plays {card_str(c)})")
         winner = _field(trick, "winner", where)
@@ -200,7 +210,9 @@ def replay_deal(rec: Mapping[str, Any]) -> Deal:
             actual = deal.tricks[t][2] if deal.tricks[t][2] is None else seats[deal.tricks[t][2]]
             if actual != winner:
                 raise RecordError(f"{where}: winner recorded as player_{winner}, the rules give player_{actual}")
-    _discard(deal, discards)
+    _discard(deal, discards, extra)
+    if extra and deal.phase != DONE and extra[:2] == (seats[deal.to_act], deal.phase):
+        _apply(deal, extra[2], "renege")
     if deal.phase == MOON:
         choice = rec.get("moon_choice")
         if choice not in ("subtract", "add"):
@@ -215,10 +227,27 @@ def replay_deal(rec: Mapping[str, Any]) -> Deal:
     return deal
 
 
-def _discard(deal: Deal, discards: list[int]) -> None:
+def _extra_renege(rec: Mapping[str, Any]) -> tuple[int, str, int] | None:
+    """(seat, phase, action) of a renege that the passes and tricks do not hold, or None."""
+    r = rec.get("renege")
+    if not r:
+        return None
+    try:
+        action = parse_action(_field(r, "card", "renege"))
+    except ValueError as e:
+        raise RecordError(f"renege: {e}") from None
+    if action < 52 and r.get("phase") in (PASS, "play"):
+        return None
+    return r.get("seat"), r.get("phase"), action
+
+
+def _discard(deal: Deal, discards: list[int], extra=None) -> None:
     """Replay the kitty taker's discards when the deal waits for them."""
     while deal.phase == DISCARD:
         done = len(deal.kitty_discards)
+        if done >= len(discards) and extra and extra[:2] == (deal.seats[deal.to_act], DISCARD):
+            _apply(deal, extra[2], "renege")
+            return
         if done >= len(discards):
             raise RecordError(f"kitty_discards: {len(discards)} recorded, the kitty taker discards {len(deal.kitty)}")
         _apply(deal, discards[done], f"kitty_discards[{done}]")

@@ -241,3 +241,34 @@ def test_vector_engine_construction_names_the_option():
         VectorEngine(make_rules("turbo_hearts"), 4)
     with pytest.raises(UnsupportedRulesError, match="card actions only \\(52\\), these rules have 59 actions"):
         VectorEngine(make_rules("american_hearts", moon="shooter_choice"), 4)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), when=st.integers(0, 80))
+def test_renege_penalty_in_any_decision_ends_the_deal_and_replays(cfg, seed, when):
+    """Under the renege penalty an illegal action (a card or an extra id) ends the deal; the record replays."""
+    import json
+
+    from bm_env.record import deal_record, replay_deal
+
+    rules = rules_of(cfg)
+    m = Match(rules, seed, on_illegal="renege_penalty")
+    deal = m.deal
+    chooser = random.Random(seed)
+    for _ in range(when):
+        if deal.phase == DONE:
+            break
+        legal = cards_of(deal.legal)
+        deal.step(legal[chooser.randrange(len(legal))])
+    if deal.phase == DONE:
+        return
+    illegal = [a for a in range(rules.num_actions) if not deal.legal >> a & 1]
+    p, phase = deal.to_act, deal.phase
+    a = illegal[chooser.randrange(len(illegal))]
+    deal.step(a)
+    assert deal.phase == DONE and deal.renege == (p, a, phase)
+    team = 2 if rules.teams == "joint" else 1  # joint partners share the penalty
+    assert deal.scores[p] == deal.penalty_total and sum(deal.scores) == team * deal.penalty_total
+    rec = json.loads(json.dumps(deal_record(deal)))
+    assert replay_deal(rec).scores == deal.scores
