@@ -22,8 +22,9 @@ from ..observation import encode
 from ..rules import PRESETS, RulesError, make_rules
 
 
-def play_demo_deal(rules, agent_specs: list[str], seed: int, out=sys.stdout) -> tuple[int, ...]:
-    """Play and print one deal; return its scores by seat."""
+def play_demo_deal(rules, agent_specs: list[str], seed: int, out=None) -> tuple[int, ...]:
+    """Play and print one deal (to ``out``, default standard output); return its scores by seat."""
+    out = out or sys.stdout
     n = rules.num_players
     agents = [make_agent(spec, rules=rules, seed=seed + i) for i, spec in enumerate(agent_specs)]
     match = Match(rules, np.random.default_rng(seed), first_dealer=0)
