@@ -6,6 +6,10 @@ Examples::
     bm-eval --preset american_hearts --agents pimc heuristic heuristic heuristic --boards 200
     bm-eval --preset black_maria --league random heuristic pimc:worlds=10 --boards 100
 
+``--config FILE`` reads the same settings from a YAML file (``configs/*.yaml``; keys:
+``preset``, ``players``, ``rules``, ``agents`` or ``league``, ``boards``, ``seed``,
+``matches``, ``workers``, ``out``); options given on the command line override it.
+
 ``--agents`` takes one spec per seat (see :mod:`bm_env.agents`); the seating is played in
 all its rotations on every board. ``--league`` plays every pair of the pool instead and
 prints a rating table. Results go to stdout as a markdown table and, with ``--out``, to
@@ -18,9 +22,27 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import asdict, dataclass, field
 
 from ..agents import AgentSpecError, parse_spec
+from ..config import ConfigError, load_config
 from ..rules import PRESETS, RulesError, make_rules
+
+
+@dataclass
+class EvalConfig:
+    """What a ``bm-eval`` config file may hold."""
+
+    preset: str = "black_maria"
+    players: int | None = None
+    rules: dict = field(default_factory=dict)  # rules option overrides
+    agents: list[str] | None = None
+    league: list[str] | None = None
+    boards: int = 200
+    seed: int = 0
+    matches: int = 0
+    workers: int | None = None
+    out: str | None = None
 
 
 def _override(text: str) -> tuple[str, object]:
@@ -36,11 +58,12 @@ def _override(text: str) -> tuple[str, object]:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bm-eval", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=None, metavar="FILE", help="YAML file with these settings (see configs/)")
     p.add_argument("--preset", default="black_maria", help=f"rules preset; one of {', '.join(PRESETS)}")
     p.add_argument("--players", type=int, default=None, help="player count (default: the preset's)")
     p.add_argument("--rule", type=_override, action="append", default=[], metavar="OPTION=VALUE",
                    help="override a rules option (repeatable), e.g. --rule moon=shooter_minus")
-    who = p.add_mutually_exclusive_group(required=True)
+    who = p.add_mutually_exclusive_group()
     who.add_argument("--agents", nargs="+", metavar="SPEC", help="one agent spec per seat, e.g. heuristic random random")
     who.add_argument("--league", nargs="+", metavar="SPEC", help="a pool of agent specs to rate against each other")
     p.add_argument("--boards", type=int, default=200, help="boards to play (each at every rotation); default 200")
@@ -53,9 +76,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    overrides = dict(args.rule)
+    if args.config:
+        try:
+            config = load_config(EvalConfig, args.config)
+        except ConfigError as e:
+            print(f"bm-eval: {e}", file=sys.stderr)
+            return 2
+        if config.agents and config.league:
+            print(f"bm-eval: {args.config}: give 'agents' or 'league', not both", file=sys.stderr)
+            return 2
+        # The file gives the defaults; whatever the command line says explicitly wins.
+        given_agents, given_league = args.agents, args.league
+        parser.set_defaults(**{k: v for k, v in asdict(config).items() if k not in ("rules", "agents", "league")})
+        args = parser.parse_args(argv)
+        if not given_agents and not given_league:
+            args.agents, args.league = config.agents, config.league
+        overrides = {**config.rules, **dict(args.rule)}
+    if not args.agents and not args.league:
+        print("bm-eval: give --agents (one spec per seat) or --league (a pool), on the command line or in --config",
+              file=sys.stderr)
+        return 2
     try:
-        rules = make_rules(args.preset, args.players, **dict(args.rule))
+        rules = make_rules(args.preset, args.players, **overrides)
         for spec in args.agents or args.league:
             parse_spec(spec)
     except (RulesError, AgentSpecError) as e:
@@ -81,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     res = evaluate(rules, args.agents, args.boards, args.seed, args.workers, args.matches, not args.no_progress)
     from ..evaluation import to_markdown
 
-    print(f"preset {args.preset}, {rules.num_players} players" + (f", overrides {dict(args.rule)}" if args.rule else ""))
+    print(f"preset {args.preset}, {rules.num_players} players" + (f", overrides {overrides}" if overrides else ""))
     print(to_markdown(res))
     if args.out:
         paths = write_report(res, args.out)
