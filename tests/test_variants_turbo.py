@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import CHARGE_AH, CHARGE_DONE, CHARGE_JD, CHARGE_QS, CHARGE_TC, MOON_ADD
-from bm_env.deal import CHARGE, DONE, PLAY, Deal, IllegalActionError
+from bm_env.actions import CHARGE_AH
+from bm_env.deal import CHARGE, PLAY, Deal, IllegalActionError
 from bm_env.infostate import information_state
 from bm_env.rules import make_rules
 from bm_env.scoring import deal_scores

@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, cards_of, mask_of, parse_card
+from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of, parse_card
 from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
