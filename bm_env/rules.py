@@ -204,17 +204,27 @@ class Rules:
     exact_reset: tuple[int, int] | None = None  # seed 003: exactly 100 after a deal resets to 50 (or 0)
     tie_break: str = "tied_players"  # seed 000: extra deal among the tied; 003/004: play on
     # --- the remaining rule systems (issue 6) ---------------------------------------------
+    # Where a source leaves a point open, the reading taken is said here.
     decks: int = 1  # seeds 000/003 Cancellation: 2 = two full decks shuffled; identical cards in a trick cancel
+    #                 for winning; a trick with every led-suit card cancelled waits for the next winner.
     kitty: str = "none"  # seed 003 (3/5 players, Cancellation): deal as far as the cards go; the rest to the
-    #                      taker of the first trick or of the first penalty point. With a kitty no card is removed.
+    #                      taker of the first trick (the first trick that has a winner, with two decks) or of
+    #                      the first penalty point (if nobody takes one, the last trick's winner). With a kitty
+    #                      no card is removed; the kitty's cards are seen by its taker only.
     kitty_to_hand: bool = False  # seed 003 method 2: the kitty taker adds it to their hand, discards as many
     optional_pass: bool = False  # seed 003: a player may instead pass on, unseen, the cards passed to them
-    sun_points: int | None = None  # seed 003: taking all tricks scores like the moon with this total (52)
+    #                              (in the open; not offered on scatter deals, where "on" has no one receiver)
+    sun_points: int | None = None  # seed 003: one player taking all tricks scores like the moon with this total
     queen_when_safe: bool = False  # seed 003: must play QS once safe (void in the led suit, or after AS/KS)
-    charging: bool = False  # seed 003 Turbo Hearts: after the pass, AH QS JD TC may be charged (exposed)
+    charging: bool = False  # seed 003 Turbo Hearts: after the pass, each player from eldest in turn charges
+    #                         any of AH QS JD TC held (RULES.md's "any of"; the seed says "one of"), then ends.
+    #                         A charged card may not be led or followed with while its suit has not been led.
     ten_clubs_multiplier: bool = False  # seed 003 Turbo Hearts: the taker of TC doubles their deal score
-    booster_nines: bool = False  # seed 003 Booster Nines: a nine of the led suit adds a round to the trick
-    teams: str = "none"  # seed 003 Partnership Hearts: "joint" tricks and scores, or "individual" scores
+    #                                     (x4 if charged), applied after the moon.
+    booster_nines: bool = False  # seed 003 Booster Nines: each nine of the led suit (boost rounds included)
+    #                              adds a round to the trick, unless the hands are empty after this round.
+    teams: str = "none"  # seed 003 Partnership Hearts: "joint" tricks and scores (a team slam: the partner
+    #                      with more of the points chooses), or "individual" scores with team totals deciding.
 
     def __post_init__(self) -> None:
         _validate(self)
