@@ -218,7 +218,8 @@ class Rules:
     queen_when_safe: bool = False  # seed 003: must play QS once safe (void in the led suit, or after AS/KS)
     charging: bool = False  # seed 003 Turbo Hearts: after the pass, each player from eldest in turn charges
     #                         any of AH QS JD TC held (RULES.md's "any of"; the seed says "one of"), then ends.
-    #                         A charged card may not be led or followed with while its suit has not been led.
+    #                         A charged card may not lead, nor follow in, the first trick of its suit unless
+    #                         nothing else is legal; discarding it on another suit is allowed.
     ten_clubs_multiplier: bool = False  # seed 003 Turbo Hearts: the taker of TC doubles their deal score
     #                                     (x4 if charged), applied after the moon.
     booster_nines: bool = False  # seed 003 Booster Nines: each nine of the led suit (boost rounds included)
