@@ -89,7 +89,7 @@ def run(quick: bool) -> list[dict]:
             note += f"; target ≥ {TARGET_BLACK_MARIA_3P:,} deals/s"
         rows.append({"name": f"engine {preset} {n}p", "value": round(r["deals_per_s"]), "unit": "deals/s",
                      "note": note, "decisions_per_s": round(r["decisions_per_s"]), "deals": r["deals"],
-                     "wall_deals_per_s": round(r["wall_deals_per_s"])})
+                     "wall": round(r["wall_deals_per_s"]), "vs": "openspiel_deals"})
     return rows
 
 

@@ -74,7 +74,7 @@ def time_openspiel(decisions: int, seed: int = 0) -> tuple[float, float] | None:
 
 
 def run(quick: bool) -> list[dict]:
-    """Rows (name, value, unit, note) for ``bm-bench``: decisions/s of each contender, wall-clock and CPU time.
+    """Rows for ``bm-bench``: decisions/s of each contender per CPU-second (``wall``: per wall-clock second).
 
     The contenders are measured in alternating rounds and each rate is the total decisions over
     the total time, so a busy machine slows every contender alike rather than whichever ran
@@ -101,13 +101,15 @@ def run(quick: bool) -> list[dict]:
                 spent[name][1] += times[1]
     rows = []
     for name, _ in contenders:
-        for clock, i in (("wall", 0), ("CPU", 1)):
-            rows.append({
-                "name": f"{name} [{clock}]",
-                "value": None if name in missing else round(rounds * decisions / spent[name][i]),
-                "unit": "decisions/s",
-                "note": chooser + ("; pyspiel not installed" if name in missing else ""),
-            })
+        measured = name not in missing
+        rows.append({
+            "name": name,
+            "value": round(rounds * decisions / spent[name][1]) if measured else None,
+            "wall": round(rounds * decisions / spent[name][0]) if measured else None,
+            "unit": "decisions/s",
+            "note": chooser + ("" if measured else "; pyspiel not installed"),
+            **({"ref": "openspiel_observer"} if name.startswith("openspiel") else {"vs": "openspiel_observer"}),
+        })
     return rows
 
 

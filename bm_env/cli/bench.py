@@ -67,11 +67,30 @@ def _format_value(v) -> str:
     return f"{int(v):,}"
 
 
+#: What each comparison is against, for the "vs OpenSpiel" column.
+REFERENCES = {
+    "openspiel_deals": "OpenSpiel deals/s",
+    "openspiel_plain": "OpenSpiel decisions/s without observations",
+    "openspiel_observer": "OpenSpiel decisions/s with its observer and legal actions read every decision",
+}
+
+
+def with_ratios(rows: list[dict]) -> list[dict]:
+    """Add ``ratio`` to each row compared with an OpenSpiel reference row (``vs`` -> ``ref``) of this run."""
+    refs = {r["ref"]: r["value"] for r in rows if r.get("ref") and r.get("value")}
+    out = []
+    for r in rows:
+        ref = refs.get(r.get("vs"))
+        out.append({**r, "ratio": round(r["value"] / ref, 2) if ref and r.get("value") else None})
+    return out
+
+
 def markdown_table(rows: list[dict]) -> str:
-    lines = ["| section | benchmark | value | unit | how |", "|---|---|---:|---|---|"]
+    lines = ["| section | benchmark | value | unit | vs OpenSpiel | how |", "|---|---|---:|---|---:|---|"]
     for r in rows:
         note = str(r.get("note", "")).replace("|", "\\|")
-        lines.append(f"| {r['section']} | {r['name']} | {_format_value(r['value'])} | {r['unit']} | {note} |")
+        ratio = f"{r['ratio']:.2f}x" if r.get("ratio") else ("reference" if r.get("ref") else "")
+        lines.append(f"| {r['section']} | {r['name']} | {_format_value(r['value'])} | {r['unit']} | {ratio} | {note} |")
     return "\n".join(lines)
 
 
@@ -108,9 +127,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bm-bench: unknown section(s) {unknown}; sections: {sorted(known)}", file=sys.stderr)
         return 2
     rows, summary, ok = run_sections(names, args.quick)
+    rows = with_ratios(rows)
     info = machine()
     print(f"Benchmarks ({'quick' if args.quick else 'full'}) on {info['processor']}, "
           f"Python {info['python']}, numpy {info['numpy']}, {info['date']}\n")
+    print("Rates are per CPU-second of one core, so other load on the machine distorts them little "
+          "(wall-clock rates are in the JSON). 'vs OpenSpiel' divides by the OpenSpiel row of the same "
+          "kind measured in this run: " + "; ".join(f"{k}: {v}" for k, v in REFERENCES.items()) + ".\n")
     print(markdown_table(rows))
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
