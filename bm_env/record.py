@@ -20,6 +20,7 @@ from .cards import card_str, cards_of, parse_card
 from .deal import CHARGE, DISCARD, DONE, MOON, PASS, Deal, IllegalActionError
 from .match import Match
 from .rules import Rules, RulesError
+from .scoring import match_would_end
 
 DEAL_FORMAT = "black-maria-deal/1"
 MATCH_FORMAT = "black-maria-match/1"
@@ -267,13 +268,18 @@ def replay_match(rec: Mapping[str, Any]) -> list[Deal]:
     deals = [replay_deal(d) for d in _field(rec, "deals", "record")]
     rules = Rules.from_dict(rec["rules"])
     totals = [0] * rules.num_players
+    counted = 0
+    ended = False  # the end rule fired: any deal after it is a tie-break among the tied players
     for d in deals:
-        if d.scores is None or len(d.seats) < rules.num_players:
+        if d.scores is None or ended or len(d.seats) < rules.num_players:
             continue  # an unfinished deal, or a tie-break deal: neither counts towards the totals
         totals = [t + x for t, x in zip(totals, d.scores)]
         if rules.exact_reset is not None:
             hit, reset_to = rules.exact_reset
             totals = [reset_to if t == hit else t for t in totals]
+        counted += 1
+        # Tie-break deals among *all* the tied players seat everyone: tell them apart by the end rule.
+        ended = rules.tie_break == "tied_players" and match_would_end(rules, totals, counted)
     if totals != list(_field(rec, "totals", "record")):
         raise RecordError(f"totals: recorded {rec['totals']}, the deals give {totals}")
     return deals
