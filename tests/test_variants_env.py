@@ -121,3 +121,15 @@ def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
     partner = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=True)
     opponent = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=False)
     assert play_score(partner, cards("AH")[0]) > play_score(opponent, cards("AH")[0])
+
+
+def test_a_kitty_can_be_given_at_reset():
+    from variant_kit import fill_hands
+
+    rules = make_rules("american_hearts", 3, kitty="first_trick")
+    hands, kitty = fill_hands(rules, {}, 3, kitty="QS")
+    e = make_env(rules=rules)
+    e.reset(seed=0, options={"hands": hands, "dealer": 0, "kitty": ["QS"]})
+    assert e.unwrapped.match.deal.kitty == tuple(kitty)
+    with pytest.raises(ValueError, match="the kitty must hold the 1 cards left over, got 0"):
+        e.reset(seed=0, options={"hands": hands, "dealer": 0})

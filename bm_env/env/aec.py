@@ -47,7 +47,7 @@ EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi")
 ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "illegal_action",
               "render_mode", "render_seat", "render_reveal")
-RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate")
+RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate", "kitty")
 #: One int8 row per suit with ones on that suit's cards: a hand row times it keeps that suit.
 _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dtype=np.int8) for s in range(4))
 
@@ -156,7 +156,8 @@ class BlackMariaEnv(AECEnv):
         dealer's seat; ``pass_direction``: one of the rules' pass cycle; ``rotate``: shift the
         given hands and dealer ``rotate`` seats to the left (clockwise), so the same deal can be
         replayed with every seat in every chair (duplicate evaluation). Given hands pass in
-        the direction of a match's first deal unless ``pass_direction`` says otherwise. Unknown keys are
+        the direction of a match's first deal unless ``pass_direction`` says otherwise; ``kitty``: the
+        cards left over, with given hands, where the rules have a kitty. Unknown keys are
         ignored with a warning (PettingZoo's api_test passes an arbitrary option).
         """
         options = dict(options or {})
@@ -164,6 +165,13 @@ class BlackMariaEnv(AECEnv):
         if unknown:
             warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=2)
         hands, dealer, direction = self._deal_options(options)  # refuse bad options before changing anything
+        kitty = options.get("kitty", ())
+        if isinstance(kitty, str):
+            kitty = kitty.split()
+        try:
+            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self._episodes = 0
@@ -176,11 +184,11 @@ class BlackMariaEnv(AECEnv):
             if direction is None and hands is None and self.rules.pass_order == "cycle":
                 direction = pass_direction_for(self.rules, self._episodes, None)
             if hands is not None or (direction is not None and direction != match.deal.pass_direction):
-                match.start_deal(hands, None, direction)
+                match.start_deal(hands, None, direction, kitty)
         else:
             match = Match(self.rules, self._rng, dealer, self.illegal_action)
             if hands is not None or direction is not None:
-                match.start_deal(hands, None, direction)
+                match.start_deal(hands, None, direction, kitty)
         self._episodes += 1
         self.match = match
         self._deal = match.deal
