@@ -7,14 +7,21 @@ the cards they received; every card played and by whom; the current trick; point
 taken; whether hearts are broken; the match scores. Other players' unplayed cards are
 absent, except the cards this player passed to someone who still holds them, which the
 rules make known to the passer (:attr:`InfoState.known_held`).
+
+The rule systems of issue 6 add public facts (charged cards, who passed on unseen, the
+kitty's size and taker, a Cancellation trick left on the table, the partner) and private
+ones (the kitty's contents, to its taker only; the taker's face-down discards). With two
+decks a card id appears twice in a tuple when two copies are meant.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections import Counter
+
 from .cards import cards_of, mask_of
-from .deal import PASS, Deal
+from .deal import DONE, PASS, Deal
 from .rules import Rules
 
 
@@ -47,29 +54,59 @@ class InfoState:
     match_scores: tuple[int, ...]
     deals_played: int
     deal_scores: tuple[int, ...] | None  # by match seat, once the deal is over
+    # --- issue 6 rule systems (defaults: none of them in use) ---
+    kitty_size: int = 0  # cards in the kitty (public)
+    kitty_taker: int | None = None  # seat that took the kitty (public once taken)
+    kitty: tuple[int, ...] = ()  # the kitty's cards: known to its taker only, once taken
+    discarded: tuple[int, ...] = ()  # kitty_to_hand: the cards this seat discarded face down
+    charged: tuple[tuple[int, ...], ...] = ()  # Turbo Hearts: cards each match seat charged (public)
+    passed_on: tuple[int, ...] = ()  # seats that passed on, unseen, the cards passed to them (public)
+    partner: int | None = None  # Partnership Hearts: this seat's partner
+    pending: tuple[int, ...] = ()  # Cancellation: cards of tricks left on the table for the next winner
+    boosts_owed: int = 0  # Booster Nines: rounds still to be added to the trick in progress
+    moon_shooter: int | None = None  # seat that shot the moon (or sun), once the deal's tricks are over
 
     @property
     def known_held(self) -> dict[int, tuple[int, ...]]:
         """Cards this seat passed that their receiver still holds: public to the passer."""
         if self.phase == PASS:
             return {}
-        played = mask_of(c for _, c in self.plays)
-        out: dict[int, list[int]] = {}
-        for c, to in self.passed:
-            if not played >> c & 1:
-                out.setdefault(to, []).append(c)
-        return {s: tuple(cs) for s, cs in out.items()}
+        if self.rules.decks == 1:
+            played = mask_of(c for _, c in self.plays)
+            out: dict[int, list[int]] = {}
+            for c, to in self.passed:
+                if not played >> c & 1 and to != self.seat:
+                    out.setdefault(to, []).append(c)
+            return {s: tuple(cs) for s, cs in out.items()}
+        # Two decks: a copy passed to a seat is still there unless that seat has played that card.
+        left = Counter((to, c) for c, to in self.passed if to != self.seat)
+        left.subtract(Counter((s, c) for s, c in self.plays))
+        held: dict[int, list[int]] = {}
+        for (to, c), m in sorted(left.items()):
+            held.setdefault(to, []).extend([c] * max(m, 0))
+        return {s: tuple(cs) for s, cs in held.items() if cs}
 
     @property
     def unseen(self) -> tuple[int, ...]:
         """Cards of the deal whose place this seat does not know (held by others, not known_held)."""
         # The cards this seat passed are never unseen: picked but not yet moved, they are
         # not in `hand`; once moved they are known_held or played.
-        known = mask_of(self.hand) | mask_of(c for _, c in self.plays) | mask_of(c for c, _ in self.passed)
-        for cs in self.known_held.values():
-            known |= mask_of(cs)
         deck = self.rules.deck_mask(len(self.seats))
-        return tuple(cards_of(deck & ~known))
+        if self.rules.decks == 1 and not self.kitty_size:
+            known = mask_of(self.hand) | mask_of(c for _, c in self.plays) | mask_of(c for c, _ in self.passed)
+            for cs in self.known_held.values():
+                known |= mask_of(cs)
+            return tuple(cards_of(deck & ~known))
+        left = Counter(cards_of(deck) * self.rules.decks)
+        left.subtract(self.hand)
+        left.subtract(c for _, c in self.plays)
+        left.subtract(self.kitty)
+        left.subtract(self.discarded)
+        if self.phase == PASS:
+            left.subtract(c for c, _ in self.passed)
+        for cs in self.known_held.values():
+            left.subtract(cs)
+        return tuple(sorted(c for c, m in left.items() for _ in range(max(m, 0))))
 
 
 def information_state(deal: Deal, seat: int, match_scores=None, deals_played: int = 0) -> InfoState:
@@ -85,21 +122,30 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
             out[s] = values[i]
         return tuple(out)
 
+    revealed = deal.phase != PASS
     if pos is not None:
-        hand = deal.hands[pos]  # during passing, the picked cards are in `passed`, not here
-        to_seat = seats[(pos + deal.pass_offset) % k]
-        passed = tuple((c, to_seat) for c in deal.pass_picks[pos])
-        revealed = deal.phase != PASS
-        received = tuple(cards_of(deal.received[pos])) if revealed else ()
-        received_from = seats[(pos - deal.pass_offset) % k] if revealed and deal.pass_count else None
+        hand = tuple(deal.hand_cards(pos))  # during passing, the picked cards are in `passed`, not here
+        if deal.pick_offsets is not None:  # scatter: each pick has its own receiver
+            passed = tuple((c, seats[(pos + off) % k]) for c, off in zip(deal.pass_picks[pos], deal.pick_offsets))
+            received_from = None
+        else:
+            # Passing on is done in the open: once the cards move, the passer knows who got them.
+            to_seat = seats[deal.pass_receiver[pos] if revealed else (pos + deal.pass_offset) % k]
+            passed = tuple((c, to_seat) for c in deal.pass_picks[pos])
+            senders = [q for q in range(k) if deal.pass_picks[q] and deal.pass_receiver[q] == pos]
+            received_from = seats[senders[0]] if revealed and deal.pass_count and senders else None
+        received = tuple(deal.received_cards[pos]) if revealed else ()
     else:
-        hand, passed, received, received_from = 0, (), (), None
+        hand, passed, received, received_from = (), (), (), None
     plays = []
     for leader, cards, _ in deal.tricks:
         plays.extend((seats[(leader + i) % k], c) for i, c in enumerate(cards))
     current = tuple((seats[(deal.leader + i) % k], c) for i, c in enumerate(deal.trick))
     plays.extend(current)
-    acting = deal.phase != "done"
+    acting = deal.phase != DONE
+    taker = deal.kitty_taker
+    charged = by_seat([tuple(cards_of(m)) for m in deal.charged], ()) if deal.rules.charging else ()
+    partner = (seat + 2) % n if deal.rules.teams != "none" else None
     return InfoState(
         rules=deal.rules,
         seat=seat,
@@ -108,24 +154,34 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         phase=deal.phase,
         to_act=seats[deal.to_act] if acting else None,
         legal=tuple(cards_of(deal.legal)) if acting and pos == deal.to_act else (),
-        hand=tuple(cards_of(hand)),
+        hand=hand,
         pass_direction=deal.pass_direction,
         pass_count=deal.pass_count,
         passed=passed,
         received=received,
         received_from=received_from,
         plays=tuple(plays),
-        tricks=tuple((seats[l], cs, seats[w]) for l, cs, w in deal.tricks),
+        tricks=tuple((seats[l], cs, None if w is None else seats[w]) for l, cs, w in deal.tricks),
         current_trick=current,
         led_suit=deal.led_suit if deal.trick else None,
         hearts_broken=deal.hearts_broken,
         points_taken=by_seat(deal.captured),
         tricks_won=by_seat(deal.tricks_won),
-        hand_sizes=by_seat([bin(h).count("1") + (len(deal.pass_picks[i]) if deal.phase == PASS else 0)
-                            for i, h in enumerate(deal.hands)]),
+        hand_sizes=by_seat([deal.hand_count(i) + (len(deal.pass_picks[i]) if deal.phase == PASS else 0)
+                            for i in range(k)]),
         voids=by_seat(deal.voids),
         match_scores=tuple(match_scores) if match_scores is not None else (0,) * n,
         deals_played=deals_played,
         deal_scores=by_seat(deal.scores) if deal.scores is not None else None,
+        kitty_size=len(deal.kitty),
+        kitty_taker=None if taker is None else seats[taker],
+        kitty=deal.kitty if taker is not None and taker == pos else (),
+        discarded=tuple(deal.kitty_discards) if taker is not None and taker == pos else (),
+        charged=charged,
+        passed_on=tuple(seats[q] for q in range(k) if deal.passed_on[q]),
+        partner=partner,
+        pending=tuple(c for cards in deal.pending for c in cards),
+        boosts_owed=deal.boosts,
+        moon_shooter=seats[deal.moon_shot[0]] if deal.moon_shot is not None else None,
     )
 

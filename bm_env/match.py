@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .deal import DONE, Deal, deal_hands, pass_direction_for
+from .deal import DONE, Deal, deal_cards, pass_direction_for
 from .rules import Rules
 from .scoring import match_would_end
 
@@ -62,8 +62,9 @@ class Match:
         hands: Sequence[int | Sequence[int]] | None = None,
         dealer: int | None = None,
         pass_direction: str | None = None,
+        kitty: Sequence[int] = (),
     ) -> Deal:
-        """Begin the next deal, dealt from the generator unless ``hands`` (by position) are given."""
+        """Begin the next deal, dealt from the generator unless ``hands`` (by position, and the kitty) are given."""
         seats, dealer_pos = self.next_deal_setup()
         if dealer is not None:
             if dealer not in seats:
@@ -71,7 +72,7 @@ class Match:
             dealer_pos = seats.index(dealer)
         k = len(seats)
         if hands is None:
-            hands = deal_hands(self.rules, k, dealer_pos, self.rng)
+            hands, kitty = deal_cards(self.rules, k, dealer_pos, self.rng)
         if pass_direction is None:
             pass_direction = pass_direction_for(self.rules, self.deal_number, self.rng)
         elif pass_direction not in self.rules.pass_cycle:
@@ -80,7 +81,7 @@ class Match:
             )
         totals = tuple(self.totals[s] for s in seats)
         self.deal = Deal(
-            self.rules, hands, dealer_pos, pass_direction, seats, totals, self.deals_played, self.on_illegal
+            self.rules, hands, dealer_pos, pass_direction, seats, totals, self.deals_played, self.on_illegal, kitty
         )
         return self.deal
 
@@ -115,11 +116,28 @@ class Match:
             self.totals = [reset_to if t == hit else t for t in self.totals]
         if not match_would_end(rules, self.totals, self.deals_played):
             return
-        best = better(self.totals)
-        leaders = tuple(s for s, t in enumerate(self.totals) if t == best)
+        leaders = self._leaders(better)
         floor_end = rules.match_floor is not None and min(self.totals) <= rules.match_floor
-        if len(leaders) == 1 or floor_end or rules.tie_break == "shared":
+        one_winner = len(leaders) == (1 if rules.teams == "none" else 2)
+        if one_winner or floor_end or rules.tie_break == "shared":
             self.winners = leaders
         elif rules.tie_break == "tied_players":
             self.tied = leaders
         # all_players: play on; the end rule is checked again after the next deal.
+
+    def _leaders(self, better) -> tuple[int, ...]:
+        """Seats with the best total; with teams, both partners of the best partnership (seed 003)."""
+        totals = self.totals
+        if self.rules.teams == "none":
+            best = better(totals)
+            return tuple(s for s, t in enumerate(totals) if t == best)
+        team = self.team_totals()
+        best = better(team)
+        return tuple(s for s in range(len(totals)) if team[s % 2] == best)
+
+    def team_totals(self) -> tuple[int, int]:
+        """Totals of the partnerships (seats 0+2, 1+3): shared under joint scoring, summed under individual."""
+        t = self.totals
+        if self.rules.teams == "joint":
+            return (t[0], t[1])
+        return (t[0] + t[2], t[1] + t[3])

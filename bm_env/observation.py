@@ -21,16 +21,71 @@ import numpy as np
 
 from .cards import NUM_CARDS
 from .infostate import InfoState
-from .rules import FIRST_LEADS, MOONS, Rules, direction_offset
+from .actions import CHARGEABLE
+from .rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
 
 LAYOUT_VERSION = 1
 MAX_PLAYERS = 7
 NUMBER_SHIFT = 5
+#: The moon rules of the base one-hot part; "shooter_choice" lives in the moon_choice feature part.
+BASE_MOONS = MOONS[:4]
+#: Extra phases, one cell each in the "extra_phase" part.
+EXTRA_PHASES = ("charge", "discard", "moon")
+
+
+def features(rules: Rules) -> tuple[str, ...]:
+    """The optional layout features these rules use (empty for the classic presets)."""
+    return rules.uses_extensions
 
 
 @lru_cache(maxsize=None)
-def layout(num_players: int) -> tuple[tuple[str, int], ...]:
-    """Named parts ``(name, size)`` of the observation for a match of ``num_players``."""
+def layout(num_players: int, features: tuple[str, ...] = ()) -> tuple[tuple[str, int], ...]:
+    """Named parts ``(name, size)`` of the observation for a match of ``num_players``.
+
+    ``features`` (:func:`features` of the rules) appends the parts of the issue-6 rule
+    systems; without them the layout is the classic one, unchanged. With two decks the
+    card planes hold counts (0, 1 or 2) instead of flags.
+    """
+    parts = _base_layout(num_players)
+    return parts + _feature_parts(num_players, features) if features else parts
+
+
+def layout_for(rules: Rules) -> tuple[tuple[str, int], ...]:
+    return layout(rules.num_players, features(rules))
+
+
+def size_for(rules: Rules) -> int:
+    """Length of the observation vector of these rules."""
+    return size(rules.num_players, features(rules))
+
+
+def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    parts: list[tuple[str, int]] = [("extra_phase", len(EXTRA_PHASES))]
+    if "two_decks" in feats:
+        parts += [("two_decks", 1), ("pending_trick_cards", NUM_CARDS)]
+    if "kitty" in feats:
+        parts += [("kitty_rule", len(KITTIES) - 1), ("kitty_to_hand", 1), ("kitty_size", 1),
+                  ("kitty_taker", n), ("kitty_cards", NUM_CARDS), ("kitty_discarded", NUM_CARDS)]
+    if "scatter" in feats:
+        parts += [("scatter_deal", 1)]
+    if "optional_pass" in feats:
+        parts += [("passed_on", n)]
+    if "moon_choice" in feats or "sun" in feats:
+        parts += [("moon_choice", 1), ("sun_points", 2), ("moon_shooter", n)]
+    if "queen_when_safe" in feats:
+        parts += [("queen_when_safe", 1)]
+    if "charging" in feats:
+        parts += [("charged", len(CHARGEABLE) * n)]  # seat r charged CHARGEABLE[j] at index 4r + j
+    if "ten_clubs_multiplier" in feats:
+        parts += [("ten_clubs_multiplier", 1)]
+    if "booster_nines" in feats:
+        parts += [("booster_nines", 1), ("boosts_owed", 1)]
+    if "teams" in feats:
+        parts += [("team_mode", len(TEAMS) - 1), ("partner", n)]
+    return tuple(parts)
+
+
+def _base_layout(num_players: int) -> tuple[tuple[str, int], ...]:
     n = num_players
     parts: list[tuple[str, int]] = [("hand", NUM_CARDS)]
     parts += [(f"passed_to_seat{r}", NUM_CARDS) for r in range(1, n)]
@@ -56,11 +111,11 @@ def layout(num_players: int) -> tuple[tuple[str, int], ...]:
         ("threshold_gap", 2),  # threshold matches: threshold minus the highest total; else 0
         ("tie_break_deal", 1),
         # The rules as features, so one network can learn across presets.
-        ("players_in_deal", MAX_PLAYERS - 1),  # one-hot over 2..7
+        ("players_in_deal", max(MAX_PLAYERS, n) - 1),  # one-hot over 2..7 (2..n above 7 players, two decks)
         ("trumps_hearts", 1),
         ("lower_wins", 1),
         ("clean_trick_bonus", 1),
-        ("moon", len(MOONS)),
+        ("moon", len(BASE_MOONS)),
         ("hearts_when_broken", 1),
         ("queen_breaks_hearts", 1),
         ("first_trick_no_points", 1),
@@ -70,17 +125,17 @@ def layout(num_players: int) -> tuple[tuple[str, int], ...]:
 
 
 @lru_cache(maxsize=None)
-def offsets(num_players: int) -> dict[str, slice]:
+def offsets(num_players: int, features: tuple[str, ...] = ()) -> dict[str, slice]:
     """Slice of each named part in the vector."""
     out, start = {}, 0
-    for name, size in layout(num_players):
+    for name, size in layout(num_players, features):
         out[name] = slice(start, start + size)
         start += size
     return out
 
 
-def size(num_players: int) -> int:
-    return sum(s for _, s in layout(num_players))
+def size(num_players: int, features: tuple[str, ...] = ()) -> int:
+    return sum(s for _, s in layout(num_players, features))
 
 
 def split_number(v: int) -> tuple[int, int]:
@@ -99,7 +154,8 @@ def _put_number(vec: np.ndarray, sl: slice, index: int, v: int) -> None:
 
 def encode_rules(vec: np.ndarray, rules: Rules, players_in_deal: int) -> None:
     """Write the rule features (constant within a deal) into ``vec``."""
-    o = offsets(rules.num_players)
+    feats = features(rules)
+    o = offsets(rules.num_players, feats)
     vec[o["no_pass_cards"]] = 0
     for c in rules.no_pass_cards:
         vec[o["no_pass_cards"].start + c] = 1
@@ -110,42 +166,75 @@ def encode_rules(vec: np.ndarray, rules: Rules, players_in_deal: int) -> None:
     vec[o["lower_wins"].start] = rules.lower_wins
     vec[o["clean_trick_bonus"].start] = rules.clean_trick_bonus
     vec[o["moon"]] = 0
-    vec[o["moon"].start + MOONS.index(rules.moon)] = 1
+    if rules.moon in BASE_MOONS:
+        vec[o["moon"].start + BASE_MOONS.index(rules.moon)] = 1
     vec[o["hearts_when_broken"].start] = rules.hearts_lead == "when_broken"
     vec[o["queen_breaks_hearts"].start] = rules.queen_breaks_hearts
     vec[o["first_trick_no_points"].start] = rules.first_trick_no_points
     vec[o["first_lead"]] = 0
     vec[o["first_lead"].start + FIRST_LEADS.index(rules.first_lead)] = 1
+    if feats:
+        _encode_rule_features(vec, o, rules, feats)
+
+
+def _encode_rule_features(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    def flag(name: str, value) -> None:
+        vec[o[name].start] = int(bool(value))
+
+    if "two_decks" in feats:
+        flag("two_decks", True)
+    if "kitty" in feats:
+        vec[o["kitty_rule"]] = 0
+        vec[o["kitty_rule"].start + KITTIES.index(rules.kitty) - 1] = 1
+        flag("kitty_to_hand", rules.kitty_to_hand)
+    if "moon_choice" in feats or "sun" in feats:
+        flag("moon_choice", rules.moon_choice)
+        _put_number(vec, o["sun_points"], 0, rules.sun_points or 0)
+    if "queen_when_safe" in feats:
+        flag("queen_when_safe", True)
+    if "ten_clubs_multiplier" in feats:
+        flag("ten_clubs_multiplier", True)
+    if "booster_nines" in feats:
+        flag("booster_nines", True)
+    if "teams" in feats:
+        vec[o["team_mode"]] = 0
+        vec[o["team_mode"].start + TEAMS.index(rules.teams) - 1] = 1
 
 
 def encode(info: InfoState) -> np.ndarray:
     """The observation vector of ``info.seat`` (int8), built from its information state only."""
     rules = info.rules
     n = rules.num_players
-    o = offsets(n)
-    vec = np.zeros(size(n), dtype=np.int8)
+    feats = features(rules)
+    o = offsets(n, feats)
+    vec = np.zeros(size(n, feats), dtype=np.int8)
     me = info.seat
 
     def rel(s: int) -> int:
         return (s - me) % n
 
+    # Card planes add up, so a card held (passed, played) twice reads 2 with two decks.
     for c in info.hand:
-        vec[o["hand"].start + c] = 1
+        vec[o["hand"].start + c] += 1
     for c, to in info.passed:
-        vec[o[f"passed_to_seat{rel(to)}"].start + c] = 1
+        if to != me:  # passed on by everyone and back to me: the cards are in my hand
+            vec[o[f"passed_to_seat{rel(to)}"].start + c] += 1
     for c in info.received:
-        vec[o["received"].start + c] = 1
+        vec[o["received"].start + c] += 1
     for s, c in info.plays:
-        vec[o[f"played_by_seat{rel(s)}"].start + c] = 1
+        vec[o[f"played_by_seat{rel(s)}"].start + c] += 1
     for s, c in info.current_trick:
-        vec[o[f"trick_card_seat{rel(s)}"].start + c] = 1
+        vec[o[f"trick_card_seat{rel(s)}"].start + c] += 1
     encode_rules(vec, rules, len(info.seats))
     if info.phase == "pass":
         vec[o["phase"].start] = 1
     elif info.phase == "play":
         vec[o["phase"].start + 1] = 1
     k = len(info.seats)
-    if info.pass_count:
+    if info.pass_count and info.pass_direction == SCATTER:
+        for r in range(1, k):
+            vec[o["pass_receiver"].start + rel(info.seats[((info.seats.index(me) if me in info.seats else 0) + r) % k])] = 1
+    elif info.pass_count:
         pos = info.seats.index(me) if me in info.seats else 0
         receiver = info.seats[(pos + direction_offset(info.pass_direction, k)) % k]
         vec[o["pass_receiver"].start + rel(receiver)] = 1
@@ -173,18 +262,56 @@ def encode(info: InfoState) -> np.ndarray:
     else:
         _put_number(vec, o["threshold_gap"], 0, rules.match_threshold - max(info.match_scores))
     vec[o["tie_break_deal"].start] = len(info.seats) < n
+    if feats:
+        _encode_state_features(vec, o, info, feats, rel)
     return vec
 
 
-def decode(vec: np.ndarray, num_players: int) -> dict[str, object]:
-    """Read a vector back into named fields: card planes as sorted card tuples, numbers joined."""
-    o = offsets(num_players)
+def _encode_state_features(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats, rel) -> None:
+    if info.phase in EXTRA_PHASES:
+        vec[o["extra_phase"].start + EXTRA_PHASES.index(info.phase)] = 1
+    if "two_decks" in feats:
+        for c in info.pending:
+            vec[o["pending_trick_cards"].start + c] += 1
+    if "kitty" in feats:
+        vec[o["kitty_size"].start] = info.kitty_size
+        if info.kitty_taker is not None:
+            vec[o["kitty_taker"].start + rel(info.kitty_taker)] = 1
+        for c in info.kitty:
+            vec[o["kitty_cards"].start + c] += 1
+        for c in info.discarded:
+            vec[o["kitty_discarded"].start + c] += 1
+    if "scatter" in feats:
+        vec[o["scatter_deal"].start] = info.pass_direction == SCATTER and info.pass_count > 0
+    if "optional_pass" in feats:
+        for s in info.passed_on:
+            vec[o["passed_on"].start + rel(s)] = 1
+    if ("moon_choice" in feats or "sun" in feats) and info.moon_shooter is not None:
+        vec[o["moon_shooter"].start + rel(info.moon_shooter)] = 1
+    if "charging" in feats:
+        for s, cards in enumerate(info.charged):
+            for c in cards:
+                vec[o["charged"].start + len(CHARGEABLE) * rel(s) + CHARGEABLE.index(c)] = 1
+    if "booster_nines" in feats:
+        vec[o["boosts_owed"].start] = info.boosts_owed
+    if "teams" in feats and info.partner is not None:
+        vec[o["partner"].start + rel(info.partner)] = 1
+
+
+def decode(vec: np.ndarray, num_players: int, rules: Rules | None = None) -> dict[str, object]:
+    """Read a vector back into named fields: card planes as sorted card tuples, numbers joined.
+
+    Give ``rules`` for rules with issue-6 features (their layout has more parts); a card
+    held twice (two decks) appears twice in its tuple.
+    """
+    feats = features(rules) if rules is not None else ()
+    o = offsets(num_players, feats)
     out: dict[str, object] = {}
-    numbers = {"points_taken", "match_scores", "deals_played", "deals_left", "threshold_gap"}
-    for name, _ in layout(num_players):
+    numbers = {"points_taken", "match_scores", "deals_played", "deals_left", "threshold_gap", "sun_points"}
+    for name, _ in layout(num_players, feats):
         part = vec[o[name]]
         if len(part) == NUM_CARDS and name != "card_values":
-            out[name] = tuple(int(c) for c in np.flatnonzero(part))
+            out[name] = tuple(int(c) for c in np.flatnonzero(part) for _ in range(int(part[c])))
         elif name in numbers:
             vals = tuple(join_number(part[2 * i], part[2 * i + 1]) for i in range(len(part) // 2))
             out[name] = vals if len(vals) > 1 else vals[0]
@@ -222,6 +349,28 @@ _PART_DOCS = {
     "lower_wins": "rule: the lowest total wins",
     "clean_trick_bonus": "rule: points for a trick without a valued card",
     "moon": "rule: one-hot moon rule (off, shooter_minus, others_plus, others_plus_unless_win)",
+    # Parts present only for rules that use the issue-6 options.
+    "extra_phase": "one-hot: charging, kitty discard, moon choice",
+    "two_decks": "rule: two decks (card planes count copies: 0, 1 or 2)",
+    "pending_trick_cards": "cards of cancelled tricks left on the table for the next winner",
+    "kitty_rule": "rule: one-hot kitty to the first trick / first point",
+    "kitty_to_hand": "rule: the kitty taker adds it to their hand and discards as many",
+    "kitty_size": "cards in the kitty",
+    "kitty_taker": "one-hot: seat that took the kitty",
+    "kitty_cards": "the kitty's cards (seen by its taker only)",
+    "kitty_discarded": "cards I discarded face down after taking the kitty",
+    "scatter_deal": "this deal's pass is a scatter (one card to each other player)",
+    "passed_on": "seat r passed on, unseen, the cards passed to them",
+    "moon_choice": "rule: the shooter chooses how the moon scores",
+    "sun_points": "rule: total of shooting the sun (two cells; 0 = off)",
+    "moon_shooter": "one-hot: seat that shot the moon (or sun) this deal",
+    "queen_when_safe": "rule: Q♠ must be played as soon as it is safe",
+    "charged": "seat r charged A♥, Q♠, J♦, 10♣ (index 4r + j)",
+    "ten_clubs_multiplier": "rule: the taker of 10♣ doubles their deal score (x4 if charged)",
+    "booster_nines": "rule: a nine of the led suit adds a round to the trick",
+    "boosts_owed": "rounds still to be added to the current trick",
+    "team_mode": "rule: one-hot joint or individual partnership scoring",
+    "partner": "one-hot: my partner's seat",
     "hearts_when_broken": "rule: hearts may be led only once broken",
     "queen_breaks_hearts": "rule: Q♠ breaks hearts",
     "first_trick_no_points": "rule: no penalty cards on the first trick",
@@ -229,17 +378,27 @@ _PART_DOCS = {
 }
 
 
-def layout_table(num_players: int) -> str:
-    """The layout as a markdown table (the README prints it): part, cells, indices, meaning."""
+def layout_table(num_players: int, rules: Rules | None = None) -> str:
+    """The layout as a markdown table (the README prints it): part, cells, indices, meaning.
+
+    With ``rules`` the parts of its issue-6 features are included (e.g. ``make_rules("turbo_hearts")``).
+    """
+    feats = features(rules) if rules is not None else ()
     rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]
-    for name, sl in offsets(num_players).items():
+    for name, sl in offsets(num_players, feats).items():
         doc = _PART_DOCS.get(name.rstrip("0123456789"), "")
         rows.append(f"| `{name}` | {sl.stop - sl.start} | {sl.start}-{sl.stop - 1} | {doc} |")
-    rows.append(f"| total | {size(num_players)} | | |")
+    rows.append(f"| total | {size(num_players, feats)} | | |")
     return "\n".join(rows)
 
 
 if __name__ == "__main__":
     import sys
 
-    print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
+    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
+        from .rules import make_rules
+
+        preset_rules = make_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
+        print(layout_table(preset_rules.num_players, preset_rules))
+    else:
+        print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))

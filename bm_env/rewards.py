@@ -1,5 +1,7 @@
 """Rewards from deal scores, shared by the environment and the vector engine.
 
+With partnerships (``teams``) every reward is the player's team's (seed 003).
+
 ``score``: the deal score, sign flipped where lower totals win, so higher is better in every
 preset. ``zero_sum``: one's ``score`` reward minus the mean of the others' (in the Hearts
 family, the mean of the others' penalty points minus one's own), so rewards sum to zero. With ``normalise`` both are divided by the deal's scale
@@ -22,7 +24,29 @@ def deal_scale(rules: Rules, num_players: int | None = None) -> int:
     values = [v for c, v in enumerate(rules.card_values) if deck >> c & 1]
     positive = sum(v for v in values if v > 0)
     negative = -sum(v for v in values if v < 0)
-    return max(positive + negative + rules.clean_trick_bonus * rules.hand_size(k), 1)
+    if rules.decks == 2:
+        positive, negative = 2 * positive, 2 * negative
+    if rules.charging:  # a charged A♥, Q♠ or J♦ doubles its value
+        positive, negative = 2 * positive, 2 * negative
+    if rules.sun_points is not None:
+        positive = max(positive, rules.sun_points)
+    if rules.ten_clubs_multiplier:
+        positive, negative = positive * (4 if rules.charging else 2), negative * (4 if rules.charging else 2)
+    scale = positive + negative + rules.clean_trick_bonus * rules.hand_size(k)
+    if rules.teams == "individual":
+        scale *= 2
+    return max(scale, 1)
+
+
+def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
+    """Each player's deal score as their partnership's (seed 003 Partnership Hearts); unchanged without teams.
+
+    Under joint scoring both partners already carry the team's score; under individual
+    scoring the team's score is the partners' sum, since team totals decide the match.
+    """
+    if rules.teams != "individual" or len(scores) != 4:
+        return tuple(scores)
+    return tuple(scores[p] + scores[(p + 2) % 4] for p in range(4))
 
 
 def deal_rewards(
@@ -32,7 +56,7 @@ def deal_rewards(
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
     sign = -1 if rules.lower_wins else 1
-    own = [sign * s for s in scores]
+    own = [sign * s for s in team_scores(rules, scores)]
     if mode == "zero_sum":
         k = len(own)
         total = sum(own)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .actions import CHARGE_DONE, MOON_ADD, PASS_ON
 from .cards import FULL_DECK, NUM_CARDS, QUEEN_SPADES, card_str, mask_of, parse_card
 
 
@@ -89,6 +90,8 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
     "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
     # seed 003 Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
     "spot_pip": _values({**_hearts(lambda r: r + 2), "QS": 25}),
+    # seed 003 Turbo Hearts: hearts 1, QS 13, JD -10 (charges and the TC multiplier are options).
+    "turbo": _values({**_hearts(lambda r: 1), "QS": 13, "JD": -10}),
     # seed 004 Petrone: AS -7, KS -10, QS -13 (clean tricks score via clean_trick_bonus).
     "petrone": _values({"QS": -13, "KS": -10, "AS": -7}),
 }
@@ -101,12 +104,34 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
 FIRST_LEADS = ("eldest_any", "eldest_non_heart", "lowest_club", "lowest_club_any_club")
 HEARTS_LEADS = ("any_time", "when_broken")
 TRUMPS = ("none", "hearts")
-MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win")
+MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win", "shooter_choice")
 MATCH_ENDS = ("deals", "threshold_reached", "threshold_passed")
 TIE_BREAKS = ("tied_players", "all_players", "shared")
 PASS_ORDERS = ("cycle", "random")
+KITTIES = ("none", "first_trick", "first_point")
+TEAMS = ("none", "joint", "individual")
+MAX_PLAYERS_ONE_DECK = 7
+MAX_PLAYERS_TWO_DECKS = 10
+SCATTER = "scatter"
+
+#: Named pass cycles of seed 003 (a ``pass_cycle`` may be given by one of these names).
+PASS_CYCLES: dict[str, tuple[str, ...]] = {
+    "american": ("left", "right", "across", "hold"),
+    "no_hold": ("left", "right", "across"),
+    "scatter_for_hold": ("left", "right", "across", "scatter"),
+    "scatter_and_hold": ("left", "right", "across", "scatter", "hold"),
+    "three_hold": ("left", "right", "hold"),  # 3 or 5 players
+    "three": ("left", "right"),  # 3 or 5 players
+    "three_scatter": ("left", "right", "scatter"),  # 3 players passing 4 (two to each)
+    "three_scatter_hold": ("left", "right", "scatter", "hold"),
+    "five_second": ("left", "right", "left2", "right2", "hold"),
+    "five_alternating": ("left", "right", "left2", "hold", "left", "right", "right2", "hold"),
+}
 _DIRECTION_RE = re.compile(r"^(left|right)([1-9]?)$")
-DIRECTION_FORMS = "left, right, across, hold, or left2..left9 / right2..right9 (the k-th player to that side)"
+DIRECTION_FORMS = (
+    "left, right, across, hold, scatter (one card to each other player), "
+    "or left2..left9 / right2..right9 (the k-th player to that side)"
+)
 
 
 def direction_offset(direction: str, num_players: int) -> int:
@@ -117,6 +142,8 @@ def direction_offset(direction: str, num_players: int) -> int:
     """
     if direction == "hold":
         return 0
+    if direction == SCATTER:
+        raise RulesError("a scatter pass has no single receiver; use scatter_offsets(num_players, count)")
     if direction == "across":
         return num_players // 2 if num_players % 2 == 0 else 0
     m = _DIRECTION_RE.match(direction)
@@ -124,6 +151,19 @@ def direction_offset(direction: str, num_players: int) -> int:
         raise RulesError(f"unknown pass direction {direction!r}; allowed: {DIRECTION_FORMS}")
     k = int(m.group(2) or 1)
     return (k if m.group(1) == "left" else -k) % num_players
+
+
+def scatter_offsets(num_players: int, count: int) -> tuple[int, ...] | None:
+    """Receiver offset of each pick of a scatter pass, or None when ``count`` cannot be scattered evenly.
+
+    Seed 003: one card to each other player; with 3 players passing 4, two to each. Picks
+    go in blocks: the first ``count / (n-1)`` to the left, the next to the 2nd left, and so on.
+    """
+    others = num_players - 1
+    if others < 1 or count <= 0 or count % others:
+        return None
+    per = count // others
+    return tuple(1 + i // per for i in range(count))
 
 
 @dataclass(frozen=True)
@@ -163,6 +203,29 @@ class Rules:
     match_floor: int | None = None  # seed 004: someone at -50 ends the match, the victory shared
     exact_reset: tuple[int, int] | None = None  # seed 003: exactly 100 after a deal resets to 50 (or 0)
     tie_break: str = "tied_players"  # seed 000: extra deal among the tied; 003/004: play on
+    # --- the remaining rule systems (issue 6) ---------------------------------------------
+    # Where a source leaves a point open, the reading taken is said here.
+    decks: int = 1  # seeds 000/003 Cancellation: 2 = two full decks shuffled; identical cards in a trick cancel
+    #                 for winning; a trick with every led-suit card cancelled waits for the next winner.
+    kitty: str = "none"  # seed 003 (3/5 players, Cancellation): deal as far as the cards go; the rest to the
+    #                      taker of the first trick (the first trick that has a winner, with two decks) or of
+    #                      the first penalty point (if nobody takes one, the last trick's winner). With a kitty
+    #                      no card is removed; the kitty's cards are seen by its taker only.
+    kitty_to_hand: bool = False  # seed 003 method 2: the kitty taker adds it to their hand, discards as many
+    optional_pass: bool = False  # seed 003: a player may instead pass on, unseen, the cards passed to them
+    #                              (in the open; not offered on scatter deals, where "on" has no one receiver)
+    sun_points: int | None = None  # seed 003: one player taking all tricks scores like the moon with this total
+    queen_when_safe: bool = False  # seed 003: must play QS once safe (void in the led suit, or after AS/KS)
+    charging: bool = False  # seed 003 Turbo Hearts: after the pass, each player from eldest in turn charges
+    #                         any of AH QS JD TC held (RULES.md's "any of"; the seed says "one of"), then ends.
+    #                         A charged card may not lead, nor follow in, the first trick of its suit unless
+    #                         nothing else is legal; discarding it on another suit is allowed.
+    ten_clubs_multiplier: bool = False  # seed 003 Turbo Hearts: the taker of TC doubles their deal score
+    #                                     (x4 if charged), applied after the moon.
+    booster_nines: bool = False  # seed 003 Booster Nines: each nine of the led suit (boost rounds included)
+    #                              adds a round to the trick, unless the hands are empty after this round.
+    teams: str = "none"  # seed 003 Partnership Hearts: "joint" tricks and scores (a team slam: the partner
+    #                      with more of the points chooses), or "individual" scores with team totals deciding.
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -170,8 +233,13 @@ class Rules:
     # --- derived facts ----------------------------------------------------------------
 
     def removed_cards(self, num_players: int | None = None) -> frozenset[int]:
-        """Cards taken out of the deck for a deal among ``num_players`` (default: the table)."""
+        """Cards taken out of the deck for a deal among ``num_players`` (default: the table).
+
+        With a kitty nothing is removed: the cards left over after an even deal form the kitty.
+        """
         n = self.num_players if num_players is None else num_players
+        if self.kitty != "none":
+            return frozenset()
         table = DECK_TABLES[self.deck_table]
         if n not in table:
             raise RulesError(
@@ -185,7 +253,47 @@ class Rules:
 
     def hand_size(self, num_players: int | None = None) -> int:
         n = self.num_players if num_players is None else num_players
-        return bin(self.deck_mask(n)).count("1") // n
+        return bin(self.deck_mask(n)).count("1") * self.decks // n
+
+    def kitty_size(self, num_players: int | None = None) -> int:
+        """Cards left over after dealing as far as the cards go (0 without a kitty rule)."""
+        n = self.num_players if num_players is None else num_players
+        return bin(self.deck_mask(n)).count("1") * self.decks % n
+
+    @property
+    def moon_choice(self) -> bool:
+        """Whether a moon shooter (or shooting team) chooses how the moon scores, with an action."""
+        return self.moon == "shooter_choice"
+
+    @property
+    def uses_extensions(self) -> tuple[str, ...]:
+        """Names of the issue-6 options in use (empty for the classic presets)."""
+        out = []
+        if self.decks != 1:
+            out.append("two_decks")
+        if self.kitty != "none":
+            out.append("kitty")
+        if self.kitty_to_hand:
+            out.append("kitty_to_hand")
+        if any(d == SCATTER for d in self.pass_cycle):
+            out.append("scatter")
+        if self.optional_pass:
+            out.append("optional_pass")
+        if self.moon_choice:
+            out.append("moon_choice")
+        if self.sun_points is not None:
+            out.append("sun")
+        if self.queen_when_safe:
+            out.append("queen_when_safe")
+        if self.charging:
+            out.append("charging")
+        if self.ten_clubs_multiplier:
+            out.append("ten_clubs_multiplier")
+        if self.booster_nines:
+            out.append("booster_nines")
+        if self.teams != "none":
+            out.append("teams")
+        return tuple(out)
 
     def passes_for(self, num_players: int | None = None) -> int:
         """Cards each player passes at a table of ``num_players``."""
@@ -196,7 +304,17 @@ class Rules:
 
     @property
     def num_actions(self) -> int:
-        """Size of the action space: the 52 card ids (extra decision ids come after them)."""
+        """Size of the action space: the 52 card ids, then the extra decision ids these rules use.
+
+        The extra ids are fixed (:mod:`bm_env.actions`); the space ends after the highest one
+        in use, so rules without extra decisions keep exactly 52 actions.
+        """
+        if self.optional_pass:
+            return PASS_ON + 1
+        if self.moon_choice:
+            return MOON_ADD + 1
+        if self.charging:
+            return CHARGE_DONE + 1
         return NUM_CARDS
 
     def replace(self, **changes: Any) -> "Rules":
@@ -243,7 +361,7 @@ def _normalise_overrides(values: Mapping[str, Any]) -> dict[str, Any]:
                 raise RulesError(f"no_pass_cards must be a list of cards such as ['QS'], got {v!r}")
             v = tuple(_option_card(c, k) if isinstance(c, str) else c for c in v)
         elif k == "pass_cycle" and isinstance(v, str):
-            v = (v,)
+            v = PASS_CYCLES.get(v, (v,))
         elif k in ("pass_cycle", "exact_reset") and isinstance(v, list):
             v = tuple(v)
         out[k] = v
@@ -289,14 +407,16 @@ _FIELD_TYPES = {
     "queen_breaks_hearts": bool, "lead_hearts_with_queen_only": bool, "first_trick_no_points": bool,
     "trumps": str, "card_values": tuple, "clean_trick_bonus": int, "lower_wins": bool, "moon": str,
     "match_end": str, "match_deals": int, "match_threshold": int, "match_floor": (int, type(None)),
-    "exact_reset": (tuple, type(None)), "tie_break": str,
+    "exact_reset": (tuple, type(None)), "tie_break": str, "decks": int, "kitty": str, "kitty_to_hand": bool,
+    "optional_pass": bool, "sun_points": (int, type(None)), "queen_when_safe": bool, "charging": bool,
+    "ten_clubs_multiplier": bool, "booster_nines": bool, "teams": str,
 }
 assert set(_FIELD_TYPES) == set(OPTION_NAMES)
 
 _CHOICES = {
     "deck_table": tuple(DECK_TABLES), "pass_order": PASS_ORDERS, "first_lead": FIRST_LEADS,
     "hearts_lead": HEARTS_LEADS, "trumps": TRUMPS, "moon": MOONS, "match_end": MATCH_ENDS,
-    "tie_break": TIE_BREAKS,
+    "tie_break": TIE_BREAKS, "kitty": KITTIES, "teams": TEAMS,
 }
 
 
@@ -317,12 +437,19 @@ def _validate(r: Rules) -> None:
             _fail(f"rules option {name}={getattr(r, name)!r} is not allowed; allowed: {list(allowed)}")
 
     n = r.num_players
-    if not 3 <= n <= 7:
-        _fail(f"num_players={n} is not allowed; allowed: 3 to 7 (2 only for a tie-break deal)")
+    if r.decks not in (1, 2):
+        _fail(f"decks={r.decks} is not allowed; allowed: 1, or 2 (Cancellation, two decks shuffled together)")
+    if r.decks == 2 and r.kitty == "none":
+        _fail("decks=2 deals the two decks as far as they go; it needs a kitty rule for the rest "
+              f"(kitty one of {[k for k in KITTIES if k != 'none']})")
+    top = MAX_PLAYERS_ONE_DECK if r.decks == 1 else MAX_PLAYERS_TWO_DECKS
+    if not 3 <= n <= top:
+        _fail(f"num_players={n} is not allowed; allowed: 3 to {top} (2 only for a tie-break deal; "
+              f"{MAX_PLAYERS_TWO_DECKS} with decks=2)")
     table = DECK_TABLES[r.deck_table]
-    if n not in table:
+    if r.kitty == "none" and n not in table:
         _fail(f"deck table {r.deck_table!r} does not cover {n} players; it covers {sorted(k for k in table if k >= 3)}")
-    if r.tie_break == "tied_players":
+    if r.tie_break == "tied_players" and r.kitty == "none":
         missing = [k for k in range(2, n) if k not in table]
         if missing:
             _fail(
@@ -337,6 +464,11 @@ def _validate(r: Rules) -> None:
             _fail(f"pass_cycle entries must be strings ({DIRECTION_FORMS}), got {d!r}")
         if d == "across" and n % 2:
             _fail(f"pass_cycle has 'across' but {n} players have nobody across; across needs an even player count")
+        if d == SCATTER:
+            if scatter_offsets(n, r.passes_for()) is None:
+                _fail(f"a scatter pass gives the same number of cards to each of the other {n - 1} players; "
+                      f"pass_count {r.passes_for()} is not a positive multiple of {n - 1}")
+            continue
         if d != "across" and d != "hold":
             direction_offset(d, n)
             k = int(_DIRECTION_RE.match(d).group(2) or 1)
@@ -364,6 +496,34 @@ def _validate(r: Rules) -> None:
             _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {r.exact_reset!r}")
     if r.moon != "off" and not any(v > 0 for v in r.card_values):
         _fail("a moon rule needs penalty cards (cards of positive value) to capture")
+    _validate_extensions(r)
+
+
+def _validate_extensions(r: Rules) -> None:
+    """The issue-6 options and the combinations the engine does not play."""
+    n = r.num_players
+    if r.kitty_to_hand and r.kitty == "none":
+        _fail("kitty_to_hand needs a kitty rule (kitty='first_trick' or 'first_point')")
+    if r.optional_pass and r.passes_for() == 0:
+        _fail("optional_pass needs a pass (pass_count > 0)")
+    if r.sun_points is not None:
+        if r.moon == "off":
+            _fail("sun_points scores shooting the sun like the moon; it needs a moon rule (moon != 'off')")
+        if r.sun_points <= 0:
+            _fail(f"sun_points={r.sun_points} must be positive (seed 003 scores the sun as 52)")
+    if r.teams != "none":
+        if n != 4:
+            _fail(f"teams={r.teams!r} is played by 4 players in two partnerships across; got num_players={n}")
+        if r.tie_break == "tied_players":
+            _fail("teams need tie_break 'all_players' or 'shared' (a tie-break deal among tied players splits a team)")
+    if r.decks == 2:
+        for name in ("charging", "booster_nines"):
+            if getattr(r, name):
+                _fail(f"{name} is not supported with two decks (no source combines them)")
+        if r.teams != "none":
+            _fail("teams are not supported with two decks (partnerships are a 4-player, one-deck game)")
+    if r.trumps != "none" and r.booster_nines:
+        _fail("booster_nines is defined without trumps (seed 003); use trumps='none'")
 
 
 # ---------------------------------------------------------------------------
@@ -435,6 +595,31 @@ def _spot_hearts(n: int) -> dict[str, Any]:
     return {**_american_hearts(n), "card_values": VALUE_TABLES["spot_pip"], "match_threshold": 500}
 
 
+def _cancellation(n: int) -> dict[str, Any]:
+    # seeds 000/003: two decks, 6-10 players, eldest leads anything, kitty to the first trick's taker;
+    # RULES.md: passing, hearts and scoring as black_maria, both copies count.
+    return dict(
+        num_players=n, decks=2, kitty="first_trick", first_lead="eldest_any", match_deals=3 * n,
+    )
+
+
+def _turbo_hearts(n: int) -> dict[str, Any]:
+    return {
+        **_american_hearts(n), "card_values": VALUE_TABLES["turbo"], "charging": True,
+        "ten_clubs_multiplier": True,
+    }
+
+
+def _booster_nines(n: int) -> dict[str, Any]:
+    return {**_turbo_hearts(n), "booster_nines": True}
+
+
+def _partnership_hearts(n: int) -> dict[str, Any]:
+    # seed 003 mode 1: partners keep tricks together; a team slam: the team chooses (an action).
+    # Mode 2 is teams="individual" (with moon="shooter_minus" for the American individual moon).
+    return {**_american_hearts(n), "teams": "joint", "moon": "shooter_choice"}
+
+
 def _petrone(n: int) -> dict[str, Any]:
     return dict(
         num_players=n, deck_table="full", first_lead="eldest_any", hearts_lead="any_time", trumps="hearts",
@@ -456,6 +641,10 @@ PRESETS: dict[str, tuple[Any, int, tuple[int, ...], str]] = {
     "openspiel_hearts": (_openspiel_hearts, 4, (4,), "seed 003 as OpenSpiel's hearts: one deal, QS breaks hearts"),
     "spot_hearts": (_spot_hearts, 4, (3, 4, 5), "seed 003: hearts at pip value, QS 25, to 500"),
     "petrone_black_mariah": (_petrone, 4, (4,), "seed 004: hearts trumps, +3 per clean trick, first to 50"),
+    "cancellation": (_cancellation, 6, (6, 7, 8, 9, 10), "seeds 000/003: two decks, identical cards cancel, kitty"),
+    "turbo_hearts": (_turbo_hearts, 4, (4,), "seed 003: JD -10, TC doubles, charging AH QS JD TC"),
+    "booster_nines": (_booster_nines, 4, (4,), "seed 003: Turbo Hearts where a nine adds a round to the trick"),
+    "partnership_hearts": (_partnership_hearts, 4, (4,), "seed 003: teams across, joint tricks, team slam choice"),
 }
 
 
@@ -483,4 +672,5 @@ def make_rules(preset: str | Rules = "black_maria", num_players: int | None = No
 __all__ = [
     "Rules", "RulesError", "make_rules", "PRESETS", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
     "direction_offset", "FIRST_LEADS", "HEARTS_LEADS", "TRUMPS", "MOONS", "MATCH_ENDS", "TIE_BREAKS",
+    "KITTIES", "TEAMS", "PASS_CYCLES", "SCATTER", "scatter_offsets",
 ]

@@ -3,6 +3,9 @@
 Kept apart from the trick engine because one scoring rule needs the match: under
 ``moon="others_plus_unless_win"`` the shooter's choice depends on whether adding the moon
 to the others would end the match with one of them winning (seed 003).
+
+The scoring *unit* is a player, or a partnership under ``teams="joint"`` (seed 003: partners
+keep their tricks together and score them jointly; both partners get the team's score).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from .rules import Rules
+
+MOON_CHOICES = ("subtract", "add")
 
 
 def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> bool:
@@ -25,6 +30,42 @@ def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> b
     return max(totals) > rules.match_threshold  # threshold_passed
 
 
+def _units(rules: Rules, n: int) -> list[tuple[int, ...]]:
+    """Positions of each scoring unit: one per player, or the two partnerships (0, 2) and (1, 3)."""
+    if rules.teams == "joint" and n == 4:
+        return [(0, 2), (1, 3)]
+    return [(p,) for p in range(n)]
+
+
+def moon_shooter(
+    rules: Rules,
+    penalty_taken: Sequence[int],
+    penalty_total: int,
+    tricks_won: Sequence[int] | None = None,
+) -> tuple[int, int] | None:
+    """``(position, total)`` of a moon (or sun) shot this deal, or None.
+
+    A moon is taking every penalty card (by a player, or by a partnership under joint
+    teams: then the position is the partner who took more of the points, the earlier
+    position on a tie, and that player makes the team's choice). A sun is one player
+    taking every trick (seed 003, option ``sun_points``): it scores like the moon with the
+    sun's total and takes precedence.
+    """
+    if rules.moon == "off" or penalty_total <= 0:
+        return None
+    n = len(penalty_taken)
+    if rules.sun_points is not None and tricks_won is not None:
+        total_tricks = sum(tricks_won)
+        for p in range(n):
+            if total_tricks and tricks_won[p] == total_tricks:
+                return p, rules.sun_points
+    for unit in _units(rules, n):
+        if sum(penalty_taken[p] for p in unit) == penalty_total:
+            best = max(unit, key=lambda p: (penalty_taken[p], -p))
+            return best, penalty_total
+    return None
+
+
 def deal_scores(
     rules: Rules,
     captured: Sequence[int],
@@ -33,35 +74,67 @@ def deal_scores(
     clean_tricks: Sequence[int],
     totals_before: Sequence[int] | None = None,
     deals_before: int = 0,
+    *,
+    tricks_won: Sequence[int] | None = None,
+    multipliers: Sequence[int] | None = None,
+    moon_choice: str | None = None,
 ) -> tuple[int, ...]:
-    """Scores of one deal.
+    """Scores of one deal, by position.
 
     ``captured[p]`` is the sum of card values player ``p`` took; ``penalty_taken[p]`` the
     part of it from penalty cards (positive values) and ``penalty_total`` the sum over the
-    deck; ``clean_tricks[p]`` how many tricks without a valued card ``p`` won.
-    A moon is shot by the player who took every penalty card; bonus cards (negative
-    values, e.g. J♦ −10) still count for whoever took them, the shooter included (seed 003).
+    deal; ``clean_tricks[p]`` how many tricks without a valued card ``p`` won.
+    A moon is shot by the player (or joint team) who took every penalty card; bonus cards
+    (negative values, e.g. J♦ −10) still count for whoever took them, the shooter included
+    (seed 003). ``multipliers[p]`` multiplies the final deal score of ``p``'s unit (Turbo
+    Hearts: 2 for the taker of 10♣, 4 if it was charged) after the moon is scored.
+    Under ``moon="shooter_choice"`` a shot needs ``moon_choice`` ("subtract" or "add").
     """
     n = len(captured)
-    scores = [captured[p] + rules.clean_trick_bonus * clean_tricks[p] for p in range(n)]
-    if rules.moon == "off" or penalty_total <= 0:
-        return tuple(scores)
-    shooters = [p for p in range(n) if penalty_taken[p] == penalty_total]
-    if not shooters:
-        return tuple(scores)
-    s = shooters[0]
-    bonus = [scores[p] - penalty_taken[p] for p in range(n)]  # what is left once penalty cards are removed
-    minus = [bonus[p] - (penalty_total if p == s else 0) for p in range(n)]
-    plus = [bonus[p] + (penalty_total if p != s else 0) for p in range(n)]
-    if rules.moon == "shooter_minus":
-        return tuple(minus)
-    if rules.moon == "others_plus":
-        return tuple(plus)
-    # others_plus_unless_win: adding to the others must not end the match with one of them winning.
-    before = totals_before if totals_before is not None else (0,) * n
-    after = [before[p] + plus[p] for p in range(n)]
-    if match_would_end(rules, after, deals_before + 1):
-        best = min(after)
-        if after[s] != best:
-            return tuple(minus)
-    return tuple(plus)
+    units = _units(rules, n)
+    own = [captured[p] + rules.clean_trick_bonus * clean_tricks[p] for p in range(n)]
+    unit_scores = [sum(own[p] for p in u) for u in units]
+    unit_pen = [sum(penalty_taken[p] for p in u) for u in units]
+    shot = moon_shooter(rules, penalty_taken, penalty_total, tricks_won)
+    if shot is not None:
+        shooter, total = shot
+        s = next(i for i, u in enumerate(units) if shooter in u)
+        m = len(units)
+        bonus = [unit_scores[i] - unit_pen[i] for i in range(m)]  # what is left once penalty cards are removed
+        minus = [bonus[i] - (total if i == s else 0) for i in range(m)]
+        plus = [bonus[i] + (total if i != s else 0) for i in range(m)]
+        if rules.moon == "shooter_minus":
+            unit_scores = minus
+        elif rules.moon == "others_plus":
+            unit_scores = plus
+        elif rules.moon == "shooter_choice":
+            if moon_choice not in MOON_CHOICES:
+                raise ValueError(
+                    f"player at position {shooter} shot the moon; moon_choice must be one of {list(MOON_CHOICES)}, "
+                    f"got {moon_choice!r}"
+                )
+            unit_scores = minus if moon_choice == "subtract" else plus
+        else:
+            # others_plus_unless_win: adding to the others must not end the match with one of them winning.
+            before = totals_before if totals_before is not None else (0,) * n
+            unit_of = {p: i for i, u in enumerate(units) for p in u}
+            after = [before[p] + plus[unit_of[p]] for p in range(n)]
+            unit_scores = plus
+            if match_would_end(rules, after, deals_before + 1):
+                best = min(after)
+                if after[shooter] != best:
+                    unit_scores = minus
+    if multipliers is not None:
+        unit_scores = [x * _prod(multipliers[p] for p in u) for x, u in zip(unit_scores, units)]
+    scores = [0] * n
+    for x, u in zip(unit_scores, units):
+        for p in u:
+            scores[p] = x
+    return tuple(scores)
+
+
+def _prod(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out

@@ -119,3 +119,11 @@ def test_renege_record_replays_with_the_penalty():
     rec = json.loads(json.dumps(deal_record(done)))
     assert rec["renege"]["seat"] == offender
     assert replay_deal(rec).scores == done.scores
+
+
+def test_tie_break_deal_among_all_tied_players_does_not_count_in_the_totals():
+    # slippery_anne, 3 players, seed 1800 ends 39-39-39 after nine deals: the tie-break deal seats
+    # all three players again, and must not be added to the totals when the record replays.
+    m = play_match(make_rules("slippery_anne", 3), 1800)
+    assert m.totals == [39, 39, 39] and len(m.completed) > m.deals_played
+    replay_match(json.loads(json.dumps(match_record(m))))

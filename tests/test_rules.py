@@ -38,7 +38,7 @@ def test_every_preset_builds_for_every_player_count(name, n):
     assert r.num_players == n
     deck = r.deck_mask().bit_count()
     assert deck == 52 - len(r.removed_cards())
-    assert r.hand_size() * n == deck  # an even deal
+    assert r.hand_size() * n + r.kitty_size() == deck * r.decks  # an even deal (the rest a kitty)
     assert r.passes_for() <= r.hand_size()
 
 
@@ -206,7 +206,7 @@ def test_rules_round_trip_through_dict_and_json(name, n):
     (lambda: make_rules("black_maria", queen_breaks_hearts="yes"), r"rules option queen_breaks_hearts must be bool"),
     # enumerated values
     (lambda: make_rules("black_maria", moon="sun"),
-     r"rules option moon='sun' is not allowed; allowed: \['off', 'shooter_minus', 'others_plus', 'others_plus_unless_win'\]"),
+     r"rules option moon='sun' is not allowed; allowed: \['off', 'shooter_minus', 'others_plus', 'others_plus_unless_win', 'shooter_choice'\]"),
     (lambda: make_rules("black_maria", first_lead="dealer"), r"rules option first_lead='dealer' is not allowed; allowed: \['eldest_any', "),
     (lambda: make_rules("black_maria", deck_table="pinochle"), r"rules option deck_table='pinochle' is not allowed"),
     (lambda: make_rules("black_maria", trumps="spades"), r"rules option trumps='spades' is not allowed; allowed: \['none', 'hearts'\]"),

@@ -116,6 +116,11 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
         return HeuristicAgent(seed)
     if name == "policy":
         return PolicyAgent(params["path"], rules, params.get("greedy", True), seed)
+    if rules is not None and rules.uses_extensions:
+        raise AgentSpecError(
+            f"pimc rebuilds one-deck deals without kitty, charges or boosts; it does not play rules options "
+            f"{list(rules.uses_extensions)}; use 'heuristic', 'random' or 'policy' for these rules"
+        )
     rollout = params.get("rollout", "heuristic")
     if rollout == "heuristic":
         playout = heuristic_playout

@@ -57,9 +57,9 @@ def save_checkpoint(path: str | os.PathLike, net: PolicyNet, rules: Rules, step:
                     config: dict[str, Any] | None = None) -> None:
     """Write ``net`` for ``rules`` to ``path`` atomically."""
     n = rules.num_players
-    if net.arch["obs_size"] != observation.size(n):
+    if net.arch["obs_size"] != observation.size_for(rules):
         raise CheckpointError(
-            f"network input {net.arch['obs_size']} does not match the observation size {observation.size(n)} "
+            f"network input {net.arch['obs_size']} does not match the observation size {observation.size_for(rules)} "
             f"of {n} players"
         )
     data = {
@@ -69,7 +69,7 @@ def save_checkpoint(path: str | os.PathLike, net: PolicyNet, rules: Rules, step:
         "state_dict": net.state_dict(),
         "rules": rules.to_dict(),
         "layout_version": observation.LAYOUT_VERSION,
-        "obs_size": observation.size(n),
+        "obs_size": observation.size_for(rules),
         "step": int(step),
         "config": config,
     }
@@ -117,9 +117,9 @@ def load_checkpoint(path: str | os.PathLike, rules: Rules | None = None) -> tupl
         raise CheckpointError(
             f"checkpoint {path!r} was made for other rules; differing options (checkpoint, requested): {diff}"
         )
-    if data.get("obs_size") != observation.size(saved_rules.num_players):
+    if data.get("obs_size") != observation.size_for(saved_rules):
         raise CheckpointError(f"checkpoint {path!r} records observation size {data.get('obs_size')}, "
-                              f"expected {observation.size(saved_rules.num_players)}")
+                              f"expected {observation.size_for(saved_rules)}")
     try:
         net = PolicyNet.from_arch(data["arch"])
         net.load_state_dict(data["state_dict"])

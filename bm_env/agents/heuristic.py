@@ -15,7 +15,13 @@ comes from (seed 000's tips, seed 003):
 * discarding: Q♠ K♠ A♠ and high hearts first, then high cards of short suits;
 * leading: low cards that cannot win much, low spades to flush Q♠ when it does not hold
   the K♠ or A♠, never into a suit someone has shown void in when points can be dumped;
-* keeping a low heart as a duck (low hearts are worth little to shed).
+* keeping a low heart as a duck (low hearts are worth little to shed);
+* with partners (seed 003), no penalty card onto a trick the partner is winning, the safest
+  cards passed across to the partner, and a point taken from the other team while it holds
+  every penalty point so far (a team slam costs 26);
+* the decisions of the issue-6 rule systems: it never charges (Turbo Hearts) and never
+  passes on unseen; it discards after taking a kitty as it would pass; as a moon shooter
+  it adds to the others when that leaves it the lowest total, else subtracts.
 
 The decision reads only what its seat may know: its hand, the cards played, voids shown
 and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
@@ -29,8 +35,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
-from ..deal import PASS, Deal
+from ..actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
+from ..cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
+from ..deal import CHARGE, DISCARD, MOON, PASS, Deal
 from ..infostate import InfoState
 from ..rules import Rules
 
@@ -69,9 +76,11 @@ def tables(rules: Rules, num_players: int) -> _Tables:
 class View:
     """What one seat knows at a decision, as masks (see the module docstring)."""
 
-    __slots__ = ("t", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left")
+    __slots__ = ("t", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left", "partner_best",
+                 "to_partner", "slam_guard")
 
-    def __init__(self, t, phase, hand, legal, trick, led, others, later, pass_left):
+    def __init__(self, t, phase, hand, legal, trick, led, others, later, pass_left, partner_best=False,
+                 to_partner=False, slam_guard=False):
         self.t = t
         self.phase = phase
         self.hand = hand  # my cards
@@ -81,6 +90,10 @@ class View:
         self.others = others  # cards held by the other players (where, unknown)
         self.later = later  # (void suits bits, hand size) of each player still to play this trick
         self.pass_left = pass_left
+        self.partner_best = partner_best  # partnerships: my partner's card is winning the trick so far
+        self.to_partner = to_partner  # partnerships: this pass goes to my partner
+        # partnerships: the other team has every penalty point taken so far (a team slam is near)
+        self.slam_guard = slam_guard
 
 
 def view_from_deal(deal: Deal) -> View:
@@ -89,7 +102,11 @@ def view_from_deal(deal: Deal) -> View:
     t = tables(deal.rules, deal.num_players)
     hand = deal.hands[p]
     if deal.phase == PASS:
-        return View(t, PASS, hand, deal.legal, (), -1, 0, (), deal.pass_count - len(deal.pass_picks[p]))
+        to_partner = deal.rules.teams != "none" and deal.pass_offset == 2
+        return View(t, PASS, hand, deal.legal, (), -1, 0, (), deal.pass_count - len(deal.pass_picks[p]),
+                    to_partner=to_partner)
+    if deal.phase in (CHARGE, DISCARD, MOON):
+        return View(t, deal.phase, hand, deal.legal, (), -1, 0, (), deal.discards_left)
     held = 0
     for h in deal.hands:
         held |= h
@@ -98,7 +115,15 @@ def view_from_deal(deal: Deal) -> View:
     later = tuple(
         (deal.voids[(p + i) % k], deal.hands[(p + i) % k].bit_count()) for i in range(1, k - len(trick))
     )
-    return View(t, "play", hand, deal.legal, tuple(trick), deal.led_suit if trick else -1, held & ~hand, later, 0)
+    partner_best = guard = False
+    if deal.rules.teams != "none":
+        if trick:
+            best = _winner(trick, t.trumps)
+            partner_best = (deal.leader + trick.index(best)) % k == (p + 2) % k
+        pen = deal.penalty_taken
+        guard = pen[p] + pen[(p + 2) % 4] == 0 and pen[(p + 1) % 4] + pen[(p + 3) % 4] > 0
+    return View(t, "play", hand, deal.legal, tuple(trick), deal.led_suit if trick else -1, held & ~hand, later, 0,
+                partner_best, False, guard)
 
 
 def view_from_info(info: InfoState) -> View:
@@ -108,14 +133,33 @@ def view_from_info(info: InfoState) -> View:
     hand = mask_of(info.hand)
     legal = mask_of(info.legal)
     if info.phase == PASS:
-        return View(t, PASS, hand, legal, (), -1, 0, (), info.pass_count - len(info.passed))
+        to_partner = info.partner is not None and info.pass_direction == "across"
+        return View(t, PASS, hand, legal, (), -1, 0, (), info.pass_count - len(info.passed), to_partner=to_partner)
+    if info.phase in (CHARGE, DISCARD, MOON):
+        return View(t, info.phase, hand, legal, (), -1, 0, (), len(info.kitty) - len(info.discarded))
     gone = mask_of(c for _, c in info.plays)
     pos = info.seats.index(info.seat)
     trick = tuple(c for _, c in info.current_trick)
     later_seats = [info.seats[(pos + i) % k] for i in range(1, k - len(trick))]
     later = tuple((info.voids[s], info.hand_sizes[s]) for s in later_seats)
     led = info.led_suit if info.led_suit is not None else -1
-    return View(t, "play", hand, legal, trick, led, t.deck & ~gone & ~hand, later, 0)
+    partner_best = guard = False
+    if info.partner is not None:
+        if trick:
+            best = _winner(trick, t.trumps)
+            partner_best = info.current_trick[trick.index(best)][0] == info.partner
+        # Points taken so far by team (the penalty cards in the tricks each side won).
+        mine = theirs = 0
+        for _, cards, winner in info.tricks:
+            if winner is None:
+                continue
+            pen = sum(x for x in (info.rules.card_values[c] for c in cards) if x > 0)
+            if winner in (info.seat, info.partner):
+                mine += pen
+            else:
+                theirs += pen
+        guard = mine == 0 and theirs > 0
+    return View(t, "play", hand, legal, trick, led, t.deck & ~gone & ~hand, later, 0, partner_best, False, guard)
 
 
 # ---------------------------------------------------------------------------- passing
@@ -193,7 +237,11 @@ def play_score(v: View, c: int) -> float:
             wins = c > best
         else:
             wins = t.trumps and suit == HEARTS and bs != HEARTS
+        if v.slam_guard and wins and (sum(cost[x] for x in trick) + cost[c]) > 0:
+            return -10.0  # take a point from the other team before it slams
         if not wins:
+            if v.partner_best or v.slam_guard:  # my partner takes it, or it feeds the other team's slam
+                return -shed + max(cost[c], 0) * 0.7
             return -shed - max(cost[c], 0) * 0.7  # it lands with someone else
         pts = sum(cost[x] for x in trick) + cost[c]
         valued = any(t.valued >> x & 1 for x in trick) or bool(t.valued >> c & 1)
@@ -239,10 +287,16 @@ def choose(v: View) -> int:
     legal = v.legal
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    score = pass_score if v.phase == PASS else play_score
+    if v.phase == CHARGE:
+        return CHARGE_DONE
+    if v.phase == MOON:
+        return MOON_SUBTRACT
+    picking = v.phase in (PASS, DISCARD)  # a discard after the kitty is chosen like a pass
+    score = pass_score if picking else play_score
     best, best_s = -1, None
-    m = legal
-    sign = -1.0 if v.phase == PASS else 1.0
+    m = legal & FULL_DECK  # never "pass on unseen"
+    # Picking: the highest pass score goes first, except to a partner, who gets the safest cards.
+    sign = (1.0 if v.to_partner else -1.0) if picking else 1.0
     while m:
         low = m & -m
         c = low.bit_length() - 1
@@ -271,4 +325,18 @@ class HeuristicAgent:
         legal = int(mask_of(np.flatnonzero(mask).tolist()))
         if legal != v.legal:
             raise ValueError("the mask does not match the information state's legal actions")
+        if info.phase == MOON:
+            return moon_choice(info)
         return choose(v)
+
+
+def moon_choice(info: InfoState) -> int:
+    """Add the moon to the others when that leaves this seat's side alone with the lowest total, else subtract.
+
+    Either choice moves the shooter by the same amount against everyone; adding brings the
+    match end closer, which is good only for the leader.
+    """
+    total = sum(v for v in info.rules.card_values if v > 0)
+    mine = info.match_scores[info.seat]
+    others = [info.match_scores[s] + total for s in info.seats if s not in (info.seat, info.partner)]
+    return MOON_ADD if others and mine < min(others) else MOON_SUBTRACT

@@ -1,6 +1,6 @@
 """Benchmark of the reference engine: random-play deals per second for every preset.
 
-Each deal is shuffled and dealt (:func:`~bm_env.deal.deal_hands`), passed as the preset's
+Each deal is shuffled and dealt (:func:`~bm_env.deal.deal_cards`), passed as the preset's
 cycle says (so a quarter of American Hearts deals pass nothing), and played to the end.
 Every decision is chosen by ``random.Random(seed).randrange`` over the legal cards
 (``cards_of(deal.legal)``): a cheap seeded chooser, so the figure is the engine's cost and
@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from ..cards import cards_of
-from ..deal import DONE, Deal, deal_hands, pass_direction_for
+from ..deal import DONE, Deal, deal_cards, pass_direction_for
 from ..rules import PRESETS, make_rules
 
 CHOOSER = ("random.Random(seed).randrange over cards_of(legal); dealing and passing included; "
@@ -64,7 +64,8 @@ def deals_per_second(preset: str, num_players: int | None = None, seconds: float
 
     def play_deal() -> int:
         i = next(numbers)
-        deal = Deal(rules, deal_hands(rules, n, i % n, rng), i % n, pass_direction_for(rules, i, rng))
+        hands, kitty = deal_cards(rules, n, i % n, rng)
+        deal = Deal(rules, hands, i % n, pass_direction_for(rules, i, rng), kitty=kitty)
         step = deal.step
         decisions = 0
         while deal.phase != DONE:

@@ -15,15 +15,18 @@ import sys
 from typing import TextIO
 
 from ..agents import AgentSpecError, make_agent
-from ..cards import ACCEPTED_FORMS, card_pretty, parse_card
-from ..deal import PASS
+from ..actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON, parse_action
+from ..cards import ACCEPTED_FORMS, card_pretty
+from ..deal import CHARGE, DISCARD, MOON, PASS
 from ..env.aec import BlackMariaEnv
-from ..env.render import cards_text, seat_name
+from ..env.render import actions_text, cards_text, seat_name
 from ..record import write_record
 from ..rules import PRESETS, RulesError
 
 HELP = (
     "Type a card to play or pass it: " + ACCEPTED_FORMS + ".\n"
+    "Other decisions, where the rules have them: 'charge qs' ... and 'end' (Turbo Hearts), "
+    "'pass on' (optional passing), 'subtract' or 'add' (moon choice).\n"
     "Commands: help (this text), hand (show the table again), save [PATH] (write the game record), quit."
 )
 
@@ -78,9 +81,9 @@ class Game:
                 seat = int(agent.split("_")[1])
                 o = env.observe(agent)
                 action = self.agents[seat].act(o["observation"], o["action_mask"], env.information_state(agent))
-            phase, tricks = deal.phase, len(deal.tricks)
+            phase, tricks, kitty_taker = deal.phase, len(deal.tricks), deal.kitty_taker
             env.step(action)
-            self.narrate(agent, action, deal, phase, tricks)
+            self.narrate(agent, action, deal, phase, tricks, kitty_taker)
         self.say(self.final_text())
         self.save_at_end()
         return 0
@@ -112,32 +115,49 @@ class Game:
                 self.say("Type a card (e.g. qs, 10h, Q♠) or 'help'.")
                 continue
             try:
-                card = parse_card(text)
+                action = parse_action(text)
             except ValueError:
                 self.say(f"Cannot read {text!r} as a card or command. {HELP}")
                 continue
             legal = self.env.information_state(self.me).legal
-            if card not in legal:
-                self.say(f"{card_pretty(card)} is not legal now; legal: {cards_text(legal)}")
+            if action not in legal:
+                self.say(f"{actions_text([action])} is not legal now; legal: {actions_text(legal)}")
                 continue
-            return card
+            return action
 
-    def narrate(self, agent: str, action: int, deal, phase: str, tricks_before: int) -> None:
+    def narrate(self, agent: str, action: int, deal, phase: str, tricks_before: int, kitty_taker=None) -> None:
         """Tell what just happened, showing nothing the person may not know."""
         mine = agent == self.me
+        who = seat_name(int(agent.split("_")[1]), self.seat)
         if phase == PASS:
-            if mine:
+            if action == PASS_ON:
+                self.say(f"{who} passes on, unseen, the cards passed to them.")
+            elif mine:
                 self.say(f"You put {card_pretty(action)} aside to pass.")
             if deal.phase != PASS and self.seat in deal.seats:
                 pos = deal.seats.index(self.seat)
-                received = sorted(c for c in range(52) if deal.received[pos] >> c & 1)
-                self.say(f"Every player has passed. You received: {cards_text(received)}")
+                self.say(f"Every player has passed. You received: {cards_text(deal.received_cards[pos])}")
+        elif phase == CHARGE:
+            if action == CHARGE_DONE:
+                self.say(f"{who} ends charging.")
+            else:
+                self.say(f"{who} charges {card_pretty(CHARGE_CARD[action])}.")
+        elif phase == DISCARD:
+            # Face down: only the discarder sees the card.
+            self.say(f"You discard {card_pretty(action)} face down." if mine else f"{who} discards a card face down.")
+        elif phase == MOON:
+            self.say(f"{who} shot the moon and chooses to {'subtract' if action == MOON_SUBTRACT else 'add to the others'}.")
         else:
-            self.say(f"{seat_name(int(agent.split('_')[1]), self.seat)} plays {card_pretty(action)}")
+            self.say(f"{who} plays {card_pretty(action)}")
         if len(deal.tricks) > tricks_before:
             _, cards, winner_pos = deal.tricks[-1]
             points = sum(deal.values[c] for c in cards)
-            self.say(f"-> {seat_name(deal.seats[winner_pos], self.seat)} wins the trick ({points} points)")
+            if winner_pos is None:
+                self.say(f"-> identical cards cancel: nobody wins; the trick stays on the table ({points} points)")
+            else:
+                self.say(f"-> {seat_name(deal.seats[winner_pos], self.seat)} wins the trick ({points} points)")
+            if kitty_taker is None and deal.kitty_taker is not None:
+                self.say(f"-> {seat_name(deal.seats[deal.kitty_taker], self.seat)} takes the kitty")
         if deal.is_over:
             self.say(self.deal_end_text(deal))
 

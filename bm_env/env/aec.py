@@ -33,11 +33,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, cards_of, mask_of, parse_card
+from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of, parse_card
 from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
-from ..observation import LAYOUT_VERSION, offsets, size
+from ..observation import LAYOUT_VERSION, encode, offsets, size_for
 from ..rewards import REWARD_MODES, deal_rewards
 from ..rules import OPTION_NAMES, Rules, make_rules
 from .render import render_table
@@ -47,7 +47,7 @@ EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi")
 ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "illegal_action",
               "render_mode", "render_seat", "render_reveal")
-RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate")
+RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate", "kitty")
 #: One int8 row per suit with ones on that suit's cards: a hand row times it keeps that suit.
 _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dtype=np.int8) for s in range(4))
 
@@ -57,14 +57,16 @@ def _check_choice(name: str, value: Any, allowed) -> None:
         raise ValueError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
 
 
-def _read_hand(hand: Any, seat: int) -> int:
-    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask."""
+def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
+    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask
+    (as a list of card ids with two decks, where a card may be held twice)."""
     if isinstance(hand, int) and not isinstance(hand, bool):
         return hand
     if isinstance(hand, str):
         hand = hand.split()
     try:
-        return mask_of(parse_card(c) if isinstance(c, str) else int(c) for c in hand)
+        ids = [parse_card(c) if isinstance(c, str) else int(c) for c in hand]
+        return ids if decks > 1 else mask_of(ids)
     except (TypeError, ValueError) as e:
         raise ValueError(
             f"options['hands'][{seat}] must be a bit mask, card ids or card strings such as ['QS', '10h']: {e}"
@@ -107,6 +109,9 @@ class BlackMariaEnv(AECEnv):
         if not isinstance(reward_normalise, bool):
             raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
         n = self.rules.num_players
+        # Rules with issue-6 options (extra phases, two decks, teams...) are observed through the
+        # reference encoder at each observe(); the classic presets keep the incremental tracker.
+        self._plain = not self.rules.uses_extensions
         if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
             raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
         self.episode = episode
@@ -121,12 +126,12 @@ class BlackMariaEnv(AECEnv):
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         num_actions = self._num_actions = self.rules.num_actions
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-128, 127, (size(n),), np.int8),
+            "observation": spaces.Box(-128, 127, (size_for(self.rules),), np.int8),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size(n),), np.int8)
+        self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
         self._tracker = ObservationTracker(self.rules)
         self._hand_cell = offsets(n)["hand"].start
         self._rng: np.random.Generator | None = None
@@ -151,7 +156,8 @@ class BlackMariaEnv(AECEnv):
         dealer's seat; ``pass_direction``: one of the rules' pass cycle; ``rotate``: shift the
         given hands and dealer ``rotate`` seats to the left (clockwise), so the same deal can be
         replayed with every seat in every chair (duplicate evaluation). Given hands pass in
-        the direction of a match's first deal unless ``pass_direction`` says otherwise. Unknown keys are
+        the direction of a match's first deal unless ``pass_direction`` says otherwise; ``kitty``: the
+        cards left over, with given hands, where the rules have a kitty. Unknown keys are
         ignored with a warning (PettingZoo's api_test passes an arbitrary option).
         """
         options = dict(options or {})
@@ -159,6 +165,13 @@ class BlackMariaEnv(AECEnv):
         if unknown:
             warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=2)
         hands, dealer, direction = self._deal_options(options)  # refuse bad options before changing anything
+        kitty = options.get("kitty", ())
+        if isinstance(kitty, str):
+            kitty = kitty.split()
+        try:
+            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self._episodes = 0
@@ -171,11 +184,11 @@ class BlackMariaEnv(AECEnv):
             if direction is None and hands is None and self.rules.pass_order == "cycle":
                 direction = pass_direction_for(self.rules, self._episodes, None)
             if hands is not None or (direction is not None and direction != match.deal.pass_direction):
-                match.start_deal(hands, None, direction)
+                match.start_deal(hands, None, direction, kitty)
         else:
             match = Match(self.rules, self._rng, dealer, self.illegal_action)
             if hands is not None or direction is not None:
-                match.start_deal(hands, None, direction)
+                match.start_deal(hands, None, direction, kitty)
         self._episodes += 1
         self.match = match
         self._deal = match.deal
@@ -187,7 +200,8 @@ class BlackMariaEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._tracker.start(self._deal, match.totals, match.deals_played)
+        if self._plain:
+            self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = self.possible_agents[self._deal.current_seat]
 
     def _deal_options(self, options: dict[str, Any]):
@@ -204,7 +218,7 @@ class BlackMariaEnv(AECEnv):
         if hands is not None:
             if isinstance(hands, (str, bytes)) or len(hands) != n:
                 raise ValueError(f"options['hands'] must hold one hand per seat ({n} hands)")
-            given = [_read_hand(h, s) for s, h in enumerate(hands)]
+            given = [_read_hand(h, s, self.rules.decks) for s, h in enumerate(hands)]
             hands = [given[(s - rotate) % n] for s in range(n)]
             if dealer is None:
                 raise ValueError("options['hands'] needs options['dealer'] too: who dealt decides who leads")
@@ -237,7 +251,7 @@ class BlackMariaEnv(AECEnv):
             self._clear_deal_end()
         self._cumulative_rewards[self.agent_selection] = 0
         tracker = self._tracker
-        if deal.renege is None:
+        if deal.renege is None and self._plain:
             card = int(action)
             if phase == PASS:
                 tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], card)
@@ -279,13 +293,15 @@ class BlackMariaEnv(AECEnv):
         self._dirty = True
         if self.episode == "deal" or match.is_over:
             self._over = True
-            self._tracker.deal_over()
-            self._tracker.match_numbers(match.totals, match.deals_played)
+            if self._plain:
+                self._tracker.deal_over()
+                self._tracker.match_numbers(match.totals, match.deals_played)
             for a in names:
                 self.terminations[a] = True
             return
         self._deal = match.start_deal()
-        self._tracker.start(self._deal, match.totals, match.deals_played)
+        if self._plain:
+            self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = names[self._deal.current_seat]
 
     # ------------------------------------------------------------------ observing
@@ -298,12 +314,22 @@ class BlackMariaEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         deal = self._deal
+        if not self._plain:
+            row = self._encoded(seat)
+            acting = not self._over and deal.seats[deal.to_act] == seat
+            mask = deal.legal_mask() if acting else np.zeros(self.rules.num_actions, dtype=np.int8)
+            return {"observation": row, "action_mask": mask}
         row = self._tracker.obs[seat]
         if not self._over and deal.seats[deal.to_act] == seat:
             mask = self._legal_mask(deal, row)
         else:
             mask = np.zeros(self._num_actions, dtype=np.int8)
         return {"observation": row.copy(), "action_mask": mask}
+
+    def _encoded(self, seat: int) -> np.ndarray:
+        """The reference encoder's vector of ``seat`` (rules with issue-6 options)."""
+        match = self.match
+        return encode(information_state(self._deal, seat, match.totals, match.deals_played))
 
     def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
         """The acting player's legal actions as int8. Most often they are the whole hand or one
@@ -338,14 +364,14 @@ class BlackMariaEnv(AECEnv):
         out = np.zeros(self.state_space.shape, dtype=np.int8)
         picks_pending = deal.phase == PASS
         for pos, s in enumerate(deal.seats):
-            for c in cards_of(deal.hands[pos]):
-                out[s * NUM_CARDS + c] = 1
+            for c in deal.hand_cards(pos):
+                out[s * NUM_CARDS + c] += 1
             if picks_pending:
                 for c in deal.pass_picks[pos]:
                     out[(n + s) * NUM_CARDS + c] = 1
         if not self._over:
             out[2 * n * NUM_CARDS + deal.seats[deal.to_act]] = 1
-        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0]
+        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0] if self._plain else self._encoded(0)
         return out
 
     # ------------------------------------------------------------------ rendering
@@ -367,7 +393,7 @@ class BlackMariaEnv(AECEnv):
         hands = None
         if reveal:
             deal = self._deal
-            hands = {s: tuple(cards_of(deal.hands[pos])) for pos, s in enumerate(deal.seats)}
+            hands = {s: tuple(deal.hand_cards(pos)) for pos, s in enumerate(deal.seats)}
         return render_table(info, hands)
 
     def close(self) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..cards import SUIT_SYMBOLS, card_pretty, format_hand
+from ..actions import action_str
+from ..cards import NUM_CARDS, SUIT_SYMBOLS, card_pretty, format_hand
 from ..infostate import InfoState
 
 
@@ -19,6 +20,14 @@ def seat_name(seat: int, me: int | None = None) -> str:
 
 def cards_text(cards: Sequence[int]) -> str:
     return " ".join(card_pretty(c) for c in cards) if cards else "-"
+
+
+def actions_text(actions: Sequence[int]) -> str:
+    """Legal actions: cards as ``Q♠``, extra decisions by name (``charge QS``, ``end charging``)."""
+    return ", ".join(card_pretty(a) if a < NUM_CARDS else action_str(a) for a in actions) if actions else "-"
+
+
+_VERBS = {"pass": "pass", "play": "play", "charge": "charge", "discard": "discard", "moon": "choose the moon scoring"}
 
 
 def trick_text(info: InfoState) -> str:
@@ -47,25 +56,41 @@ def render_table(info: InfoState, reveal: Mapping[int, Sequence[int]] | None = N
     lines.append("Scores: " + " | ".join(score_parts))
     if info.tricks:
         leader, cards, winner = info.tricks[-1]
-        k = len(cards)
-        order = [info.seats[(info.seats.index(leader) + i) % k] for i in range(k)]
+        k = len(info.seats)  # a boosted trick (Booster Nines) goes round the table more than once
+        order = [info.seats[(info.seats.index(leader) + i) % k] for i in range(len(cards))]
         shown = ", ".join(f"{seat_name(s, me)} {card_pretty(c)}" for s, c in zip(order, cards))
-        lines.append(f"Last trick ({len(info.tricks)}): {shown} -> won by {seat_name(winner, me)}")
+        won = "no winner: the cards stay on the table" if winner is None else f"won by {seat_name(winner, me)}"
+        lines.append(f"Last trick ({len(info.tricks)}): {shown} -> {won}")
+    if info.pending:
+        lines.append(f"On the table for the next winner: {cards_text(info.pending)}")
+    if info.partner is not None:
+        lines.append(f"Your partner: {seat_name(info.partner)}")
+    if any(info.charged):
+        shown = ", ".join(f"{seat_name(s, me)} {cards_text(cs)}" for s, cs in enumerate(info.charged) if cs)
+        lines.append(f"Charged: {shown}")
+    if info.kitty_size:
+        taker = "not taken yet" if info.kitty_taker is None else f"taken by {seat_name(info.kitty_taker, me)}"
+        lines.append(f"Kitty: {info.kitty_size} card(s), {taker}" + (f": {cards_text(info.kitty)}" if info.kitty else ""))
+    if info.discarded:
+        lines.append(f"You discarded face down: {cards_text(info.discarded)}")
+    if info.passed_on:
+        lines.append("Passed on unseen: " + ", ".join(seat_name(s, me) for s in info.passed_on))
     if info.phase == "play":
         lines.append(f"Trick: {trick_text(info)}")
     if info.passed:
-        to = info.passed[0][1]
-        lines.append(f"You passed to {seat_name(to)}: {cards_text([c for c, _ in info.passed])}")
+        receivers = sorted({to for _, to in info.passed})
+        to = ", ".join(seat_name(s) for s in receivers)
+        lines.append(f"You passed to {to}: {cards_text([c for c, _ in info.passed])}")
     if info.received:
-        lines.append(f"You received from {seat_name(info.received_from)}: {cards_text(info.received)}")
+        sender = seat_name(info.received_from) if info.received_from is not None else "the other players"
+        lines.append(f"You received from {sender}: {cards_text(info.received)}")
     if info.deal_scores is not None:
         lines.append("Deal scores: " + " | ".join(f"{seat_name(s, me)} {info.deal_scores[s]}" for s in info.seats))
     if me in info.seats:
         lines.append(f"Your hand ({seat_name(me)}): {format_hand(info.hand) or '-'}")
     if info.to_act is not None:
         if info.to_act == me:
-            verb = "pass" if info.phase == "pass" else "play"
-            lines.append(f"Your turn to {verb}; legal: {cards_text(info.legal)}")
+            lines.append(f"Your turn to {_VERBS.get(info.phase, info.phase)}; legal: {actions_text(info.legal)}")
         else:
             lines.append(f"Waiting for {seat_name(info.to_act)}")
     for s, hand in sorted((reveal or {}).items()):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deal import deal_hands, pass_direction_for
+from ..deal import deal_cards, pass_direction_for
 from ..rules import Rules
 
 BOARD_SET_VERSION = 1
@@ -22,9 +22,10 @@ BOARD_SET_VERSION = 1
 @dataclass(frozen=True)
 class Board:
     index: int
-    hands: tuple[int, ...]  # bit masks by seat
+    hands: tuple  # bit masks by seat (card-id tuples with two decks)
     dealer: int
     pass_direction: str
+    kitty: tuple[int, ...] = ()  # the cards left over, where the rules have a kitty
 
 
 def board_rng(seed: int, index: int, stream: int = 0) -> np.random.Generator:
@@ -37,9 +38,9 @@ def make_board(rules: Rules, seed: int, index: int) -> Board:
     n = rules.num_players
     rng = board_rng(seed, index)
     dealer = index % n
-    hands = deal_hands(rules, n, dealer, rng)
+    hands, kitty = deal_cards(rules, n, dealer, rng)
     direction = pass_direction_for(rules, index, rng)
-    return Board(index, tuple(hands), dealer, direction)
+    return Board(index, tuple(hands), dealer, direction, kitty)
 
 
 def make_boards(rules: Rules, num_boards: int, seed: int) -> list[Board]:

@@ -24,7 +24,7 @@ def rotation_seating(seating: Sequence, rotation: int) -> list:
 
 def play_deal(rules: Rules, board: Board, agents: Sequence) -> tuple[int, ...]:
     """Play ``board`` with ``agents[s]`` at seat ``s``; the deal's scores by seat."""
-    deal = Deal(rules, board.hands, board.dealer, board.pass_direction)
+    deal = Deal(rules, board.hands, board.dealer, board.pass_direction, kitty=board.kitty)
     while deal.phase != DONE:
         seat = deal.to_act
         agent = agents[seat]
