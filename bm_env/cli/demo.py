@@ -53,7 +53,7 @@ def play_demo_deal(rules, agent_specs: list[str], seed: int, out=None) -> tuple[
             played = "  ".join(f"p{(leader + i) % n}:{card_pretty(c):>3}" for i, c in enumerate(cards))
             points = sum(rules.card_values[c] for c in cards)
             print(f"  trick {tricks_shown:2d}: {played}   -> player_{winner}"
-                  + (f" takes {points} points" if points else ""), file=out)
+                  + (f" takes {points} point{'s' if abs(points) != 1 else ''}" if points else ""), file=out)
     print("  deal scores: " + ", ".join(f"player_{s} {x}" for s, x in enumerate(deal.scores)), file=out)
     return deal.scores
 
