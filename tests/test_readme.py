@@ -15,3 +15,23 @@ def test_readme_observation_table_matches_the_layout():
 def test_readme_lists_every_preset():
     for name in PRESETS:
         assert f"| `{name}`" in README
+
+
+def _python_blocks():
+    blocks, inside, current = [], False, []
+    for line in README.splitlines():
+        if line.strip() == "```python":
+            inside, current = True, []
+        elif line.strip() == "```" and inside:
+            inside = False
+            blocks.append("\n".join(current))
+        elif inside:
+            current.append(line)
+    return blocks
+
+
+def test_readme_python_examples_run():
+    blocks = _python_blocks()
+    assert len(blocks) >= 4
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
