@@ -258,11 +258,13 @@ class Deal:
         """Apply the action of the position to act."""
         if self.phase == DONE:
             raise IllegalActionError("the deal is over; no more actions are taken")
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < self._num_actions:
-            raise IllegalActionError(
-                f"action {action!r} is outside the action space 0..{self._num_actions - 1}"
-            )
-        action = int(action)
+        if type(action) is not int:  # the common case, a plain int, skips these checks
+            if isinstance(action, bool) or not isinstance(action, np.integer):
+                raise IllegalActionError(
+                    f"action {action!r} is outside the action space 0..{self._num_actions - 1}")
+            action = int(action)
+        if not 0 <= action < self._num_actions:
+            raise IllegalActionError(f"action {action!r} is outside the action space 0..{self._num_actions - 1}")
         bit = 1 << action
         if not self.legal & bit:
             self._illegal(action)
