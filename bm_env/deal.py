@@ -19,6 +19,7 @@ choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -66,8 +67,8 @@ def deal_cards(
     Returns ``(hands, kitty)``: hands as masks with one deck, as sorted card-id tuples
     (a card twice when held twice) with two; the kitty is the cards left over.
     """
-    deck = cards_of(rules.deck_mask(num_players)) * rules.decks
-    order = rng.permutation(len(deck))
+    deck = _deck_cards(rules, num_players)
+    order = rng.permutation(len(deck)).tolist()
     dealt = len(deck) - len(deck) % num_players
     eldest = (dealer + 1) % num_players
     kitty = tuple(sorted(deck[j] for j in order[dealt:]))
@@ -80,6 +81,20 @@ def deal_cards(
     for i, j in enumerate(order[:dealt]):
         lists[(eldest + i) % num_players].append(deck[j])
     return [tuple(sorted(h)) for h in lists], kitty
+
+
+@lru_cache(maxsize=256)
+def _deck_cards(rules: Rules, num_players: int) -> tuple[int, ...]:
+    """Every card dealt among ``num_players``, each deck's copy listed (cached: a deal starts often)."""
+    return tuple(cards_of(rules.deck_mask(num_players))) * rules.decks
+
+
+@lru_cache(maxsize=256)
+def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int, int]:
+    """Penalty-card mask, valued-card mask and penalty total of a one-deck deal (cached per rules and deck)."""
+    penalty = mask_of(c for c in range(NUM_CARDS) if values[c] > 0) & deck
+    valued = mask_of(c for c in range(NUM_CARDS) if values[c] != 0)
+    return penalty, valued, sum(values[c] for c in cards_of(penalty))
 
 
 def deal_hands(rules: Rules, num_players: int, dealer: int, rng: np.random.Generator) -> list[int]:
@@ -202,9 +217,7 @@ class Deal:
         """Penalty cards and their total over every copy in the deal (kitty included)."""
         values = self.values
         if not self.two_decks and not self.kitty:
-            self.penalty_mask = mask_of(c for c in range(NUM_CARDS) if values[c] > 0) & self.deck
-            self.valued_mask = mask_of(c for c in range(NUM_CARDS) if values[c] != 0)
-            self.penalty_total = sum(values[c] for c in cards_of(self.penalty_mask))
+            self.penalty_mask, self.valued_mask, self.penalty_total = _single_deck_penalties(values, self.deck)
             return
         copies = [0] * NUM_CARDS
         for m in self.hands:
