@@ -246,7 +246,7 @@ class Deal:
     def legal_mask(self) -> np.ndarray:
         """Legal actions of the position to act as an int8 vector over the action space."""
         bits = np.frombuffer(self.legal.to_bytes(8, "little"), dtype=np.uint8)
-        return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].astype(np.int8)
+        return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
 
     def legal_actions(self) -> list[int]:
         return cards_of(self.legal)

@@ -14,11 +14,10 @@ import sys
 import numpy as np
 
 from ..agents import make_agent
-from ..evaluation import league
 from ..cards import card_pretty, cards_of, format_hand
-from ..infostate import information_state
+from ..evaluation import league
+from ..evaluation.play import agent_action
 from ..match import Match
-from ..observation import encode
 from ..rules import PRESETS, RulesError, make_rules
 
 
@@ -36,11 +35,7 @@ def play_demo_deal(rules, agent_specs: list[str], seed: int, out=None) -> tuple[
     shown_passes = False
     tricks_shown = 0
     while not deal.is_over:
-        seat = deal.current_seat
-        info = information_state(deal, seat, match.totals, match.deals_played)
-        agent = agents[seat]
-        obs = encode(info) if getattr(agent, "needs_observation", True) else None
-        deal.step(agent.act(obs, deal.legal_mask(), info))
+        deal.step(agent_action(agents[deal.current_seat], deal, match.totals, match.deals_played))
         if deal.phase != "pass" and not shown_passes and deal.pass_count:
             shown_passes = True
             for s in range(n):

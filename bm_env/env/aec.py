@@ -345,8 +345,7 @@ class BlackMariaEnv(AECEnv):
         suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS
         if hand >= 0 and legal == hand & SUIT_MASKS[suit]:
             return row[h:h + NUM_CARDS] * _SUIT_ROWS[suit]
-        bits = np.frombuffer(legal.to_bytes(8, "little"), dtype=np.uint8)
-        return np.unpackbits(bits, bitorder="little")[: self._num_actions].view(np.int8)
+        return deal.legal_mask()
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""

@@ -22,13 +22,16 @@ def rotation_seating(seating: Sequence, rotation: int) -> list:
     return [seating[(s - rotation) % n] for s in range(n)]
 
 
+def agent_action(agent, deal: Deal, match_scores: Sequence[int] | None = None, deals_played: int = 0) -> int:
+    """What ``agent`` plays for the seat to act in ``deal``, given that seat's view only."""
+    info = information_state(deal, deal.current_seat, match_scores, deals_played)
+    obs = encode(info) if getattr(agent, "needs_observation", True) else None
+    return agent.act(obs, deal.legal_mask(), info)
+
+
 def play_deal(rules: Rules, board: Board, agents: Sequence) -> tuple[int, ...]:
     """Play ``board`` with ``agents[s]`` at seat ``s``; the deal's scores by seat."""
     deal = Deal(rules, board.hands, board.dealer, board.pass_direction, kitty=board.kitty)
     while deal.phase != DONE:
-        seat = deal.to_act
-        agent = agents[seat]
-        info = information_state(deal, seat)
-        obs = encode(info) if getattr(agent, "needs_observation", True) else None
-        deal.step(agent.act(obs, deal.legal_mask(), info))
+        deal.step(agent_action(agents[deal.to_act], deal))
     return deal.scores
