@@ -59,20 +59,38 @@ class Encoder:
         self.card_values = o["card_values"]
         self.const_tail = slice(o["match_scores"].start, self.size)
         assert o["match_scores"].start == o["hearts_broken"].stop and self.const_tail.stop == o["first_lead"].stop
-        self.phase = o["phase"].start
-        self.receiver = o["pass_receiver"].start
+        # Phase, pass receiver, in-deal, dealer, trick leader, led suit and voids: one field of bits
+        # (the pass count cell inside it is a number, rewritten after unpacking).
+        self.block = o["phase"].start
+        self.block_width = o["voids"].stop - self.block
+        assert self.block_width <= 64 and o["pass_receiver"].start == self.block + 2
+        assert o["dealer"].start == o["in_deal"].stop and o["trick_leader"].start == o["dealer"].stop
+        bit = lambda name, i: _ONE << np.uint64(o[name].start + i - self.block)  # noqa: E731
         self.pass_count = o["pass_count"].start
-        self.onehot = o["dealer"].start  # dealer n, trick leader n, led suit 4, voids 4n: one block of bits
-        assert o["voids"].stop - o["dealer"].start == 6 * n + 4 and o["trick_leader"].start == o["dealer"].start + n
         self.points = o["points_taken"]
         self.tricks_played = o["tricks_played"].start
         self.hearts_broken = o["hearts_broken"].start
-        self.void_shift = np.array([2 * n + 4 + 4 * r for r in range(n)], dtype=np.uint64)[:, None]
-        # One-hot bits of a seat relative to the observer, looked up by seat * n + observer.
-        rel = np.array([(s - me) % n for s in range(n) for me in range(n)], dtype=np.uint64)
-        self.dealer_bits = np.left_shift(_ONE, rel)
-        self.leader_bits = np.left_shift(_ONE, rel + np.uint64(n))
-        self.led_bits = np.left_shift(_ONE, np.arange(4, dtype=np.uint64) + np.uint64(2 * n))
+        self.void_shift = np.array([o["voids"].start - self.block + 4 * r for r in range(n)], dtype=np.uint64)[:, None]
+        # Bits looked up by phase * n + receiver (index 0: no pass); by seat * n + observer for the
+        # one-hots of a seat relative to the observer; by suit for the led suit.
+        phase_bits = [bit("phase", ph) if ph < 2 else np.uint64(0) for ph in range(3)]
+        self.phase_receiver_bits = np.array([phase_bits[ph] | bit("pass_receiver", r) for ph in range(3) for r in range(n)],
+                                            dtype=np.uint64)
+        rel = [(s - me) % n for s in range(n) for me in range(n)]
+        self.dealer_bits = np.array([bit("dealer", r) for r in rel], dtype=np.uint64)
+        self.leader_bits = np.array([bit("trick_leader", r) for r in rel], dtype=np.uint64)
+        self.led_bits = np.array([bit("led_suit", suit) for suit in range(4)], dtype=np.uint64)
+        # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size in _seats).
+        self.rel_seat = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
+        self.receivers = np.arange(1, n)[:, None]
+        self._seat_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _seats(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        """For ``m`` games: the flat-index offsets of :attr:`rel_seat` and the game columns (cached)."""
+        t = self._seat_tables.get(m)
+        if t is None:
+            t = self._seat_tables[m] = (self.rel_seat * m, np.arange(m))
+        return t
 
     def _place(self, rows: np.ndarray, bits: np.ndarray, start: int, width: int) -> None:
         """OR a field of ``width`` bits (values ``bits``) into the word rows at bit ``start``."""
@@ -90,19 +108,17 @@ class Encoder:
         n = self.n
         me = s["to_act"]
         m = me.shape[0]
-        g = np.arange(m)
-        own = me * m + g
-        rel_idx = own + np.arange(0, n * m, m)[:, None]  # [n, M]: the seat r places to the left
-        rel_idx = np.where(rel_idx >= n * m, rel_idx - n * m, rel_idx)
+        rel_seat, g = self._seats(m)
+        rel_idx = np.take(rel_seat, me, axis=1) + g  # [n, M]: flat index of the seat r places to the left
+        own = rel_idx[0]
         planes = np.empty((self.planes, m), dtype=np.uint64)
-        np.take(s["hands"].reshape(-1), own, out=planes[0])
-        planes[1:n] = 0
+        planes[0] = s["hands"].reshape(-1)[own]
         off = s["pass_offset"]
         # The cards this seat passed sit in the plane of their receiver (a hold deal has none).
-        planes.reshape(-1)[np.where(off > 0, off, 1) * m + g] = np.take(s["picks"].reshape(-1), own)
-        np.take(s["received"].reshape(-1), own, out=planes[n])
-        np.take(s["played"].reshape(-1), rel_idx, out=planes[n + 1:2 * n + 1])
-        np.take(s["trick_bits"].reshape(-1), rel_idx, out=planes[2 * n + 1:])
+        np.multiply(s["picks"].reshape(-1)[own], off == self.receivers, out=planes[1:n])
+        planes[n] = s["received"].reshape(-1)[own]
+        planes[n + 1:2 * n + 1] = s["played"].reshape(-1)[rel_idx]
+        planes[2 * n + 1:] = s["trick_bits"].reshape(-1)[rel_idx]
 
         rows = np.empty((self.words, m), dtype=np.uint64)
         rows[...] = self.const_bits
@@ -112,16 +128,14 @@ class Encoder:
         for p, w, right in self.spills:
             rows[w] |= planes[p] >> right
 
-        phase = s["phase"].astype(np.uint64)
-        self._place(rows, np.where(phase < 2, _ONE << phase, 0).astype(np.uint64), self.phase, 2)
         passes = s["pass_count"]
-        self._place(rows, _ONE << np.where(passes > 0, off, 0).astype(np.uint64), self.receiver, n)
-        block = np.take(self.dealer_bits, s["dealer"] * n + me)
-        lead = np.take(self.leader_bits, s["leader"] * n + me) | np.take(self.led_bits, s["led"])
-        block |= np.where(s["in_trick"] > 0, lead, np.uint64(0))
-        voids = np.take(s["voids"].reshape(-1), rel_idx).astype(np.uint64)
+        block = self.phase_receiver_bits[s["phase"] * n + off * (passes > 0)]
+        block |= self.dealer_bits[s["dealer"] * n + me]
+        lead = self.leader_bits[s["leader"] * n + me] | self.led_bits[s["led"]]
+        block |= lead * (s["in_trick"] > 0)
+        voids = s["voids"].reshape(-1)[rel_idx].astype(np.uint64)
         block |= np.bitwise_or.reduce(voids << self.void_shift, axis=0)
-        self._place(rows, block, self.onehot, 6 * n + 4)
+        self._place(rows, block, self.block, self.block_width)
         self._place(rows, s["broken"].astype(np.uint64), self.hearts_broken, 1)
 
         packed = np.ascontiguousarray(rows.T).view(np.uint8)
@@ -131,7 +145,7 @@ class Encoder:
         obs[:, self.card_values] = self.template[self.card_values]
         obs[:, self.const_tail] = self.template[self.const_tail]
         obs[:, self.pass_count] = passes
-        pts = np.take(s["captured"].reshape(-1), rel_idx)  # [n, M]
+        pts = s["captured"].reshape(-1)[rel_idx]  # [n, M]
         # Both cells of a number in one int16 write: coarse in the low byte, fine in the high one.
         pair = ((pts >> ref_obs.NUMBER_SHIFT) & 0xFF) | ((pts & ((1 << ref_obs.NUMBER_SHIFT) - 1)) << 8)
         obs[:, self.points].view(np.int16)[...] = pair.T

@@ -74,6 +74,7 @@ class VectorEngine:
         self.dir_passes = np.where(self.dir_offsets > 0, rules.passes_for(), 0)
         self.encoder = Encoder(rules)
         self._g = np.arange(N)
+        self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
 
         u64 = lambda: np.zeros((n, N), dtype=np.uint64)  # noqa: E731
         self.hands, self.received, self.trick_bits = u64(), u64(), u64()
@@ -163,31 +164,31 @@ class VectorEngine:
         me = self.to_act
         own = me * N + g
         hands = self.hands.reshape(-1)
-        np.put(hands, own, np.take(hands, own) ^ bit)
+        hands[own] ^= bit
         phase = self.phase
         playing = phase == PLAYING
         passing = ~playing
         moved = self.moved.reshape(-1)
         dest = own + phase * (n * N)  # passed cards while passing, played cards while playing
-        np.put(moved, dest, np.take(moved, dest) | bit)
+        moved[dest] |= bit
 
         # --- passing: the next seat picks once this one has picked all its cards
         self.picked += passing
         turn_over = passing & (self.picked == self.pass_count)
-        nxt = np.where(me == n - 1, 0, me + 1)
+        nxt = self._next_seat[me]
         self.picked[turn_over] = 0
         all_passed = turn_over & (nxt == self.eldest)
 
         # --- playing
-        np.put(self.trick_bits.reshape(-1), own, bit * playing)
-        np.put(self.trick_ids.reshape(-1), own, np.where(playing, c, _NO_CARD))
+        self.trick_bits.reshape(-1)[own] = bit * playing
+        self.trick_ids.reshape(-1)[own] = np.where(playing, c, _NO_CARD)
         suit = c // 13
         leading = playing & (self.in_trick == 0)
         self.led = np.where(leading, suit, self.led)
         renounce = playing & ~leading & (suit != self.led)
         if renounce.any():
             voids = self.voids.reshape(-1)
-            np.put(voids, own, np.take(voids, own) | (renounce << self.led).astype(np.uint8))
+            voids[own] |= (renounce << self.led).astype(np.uint8)
         breaks = suit == HEARTS
         if self.rules.queen_breaks_hearts:
             breaks |= c == QUEEN_SPADES
@@ -349,13 +350,16 @@ class VectorEngine:
         key = np.where(suits == self.led[games], ids, -1)
         if self.rules.trumps == "hearts":
             key = np.where(suits == HEARTS, ids + 100, key)
-        winner = np.argmax(key, axis=0)
+        winner = np.zeros(key.shape[1], dtype=np.int64)  # first highest key, as argmax (a pass over rows is cheaper)
+        best = key[0]
+        for r in range(1, self.n):
+            winner = np.where(key[r] > best, r, winner)
+            best = np.maximum(best, key[r])
         vals = self.values[ids]
         idx = winner * N + idx_games
         for arr, add in ((self.captured, vals.sum(axis=0)), (self.penalty_taken, np.maximum(vals, 0).sum(axis=0)),
                          (self.clean_tricks, (vals == 0).all(axis=0))):
-            flat = arr.reshape(-1)
-            np.put(flat, idx, np.take(flat, idx) + add)
+            arr.reshape(-1)[idx] += add
         self.tricks[games] += 1
         self.in_trick[games] = 0
         self.trick_bits[:, games] = 0
