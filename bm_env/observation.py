@@ -24,7 +24,7 @@ from .infostate import InfoState
 from .actions import CHARGEABLE
 from .rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 MAX_PLAYERS = 7
 NUMBER_SHIFT = 5
 #: The moon rules of the base one-hot part; "shooter_choice" lives in the moon_choice feature part.
@@ -86,40 +86,46 @@ def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int], ...
 
 
 def _base_layout(num_players: int) -> tuple[tuple[str, int], ...]:
+    """Card planes, then one-cell flags, then numbers: the vector engine writes the first two
+    groups as bits that one ``np.unpackbits`` turns into cells, and the numbers after it in two
+    contiguous runs (those that change within a deal, then the constant ones)."""
     n = num_players
     parts: list[tuple[str, int]] = [("hand", NUM_CARDS)]
     parts += [(f"passed_to_seat{r}", NUM_CARDS) for r in range(1, n)]
     parts += [("received", NUM_CARDS)]
     parts += [(f"played_by_seat{r}", NUM_CARDS) for r in range(n)]
     parts += [(f"trick_card_seat{r}", NUM_CARDS) for r in range(n)]
-    parts += [("no_pass_cards", NUM_CARDS), ("card_values", NUM_CARDS)]
+    parts += [("no_pass_cards", NUM_CARDS)]
     parts += [
         ("phase", 2),  # passing, playing (both 0 once the deal is over)
         ("pass_receiver", n),  # one-hot: seat r receives my pass this deal; r = 0 means hold
-        ("pass_count", 1),
         ("in_deal", n),  # seat r plays this deal (all but tie-break deals among some players)
         ("dealer", n),
         ("trick_leader", n),
         ("led_suit", 4),
         ("voids", 4 * n),  # seat r showed void in suit s at index 4r + s
-        ("points_taken", 2 * n),  # this deal, two cells per seat
-        ("tricks_played", 1),
         ("hearts_broken", 1),
-        ("match_scores", 2 * n),
-        ("deals_played", 2),
-        ("deals_left", 2),  # fixed-length matches: deals until the end; else 0
-        ("threshold_gap", 2),  # threshold matches: threshold minus the highest total; else 0
         ("tie_break_deal", 1),
         # The rules as features, so one network can learn across presets.
         ("players_in_deal", max(MAX_PLAYERS, n) - 1),  # one-hot over 2..7 (2..n above 7 players, two decks)
         ("trumps_hearts", 1),
         ("lower_wins", 1),
-        ("clean_trick_bonus", 1),
         ("moon", len(BASE_MOONS)),
         ("hearts_when_broken", 1),
         ("queen_breaks_hearts", 1),
         ("first_trick_no_points", 1),
         ("first_lead", len(FIRST_LEADS)),
+        # Numbers: first those that change within a deal ...
+        ("pass_count", 1),
+        ("tricks_played", 1),
+        ("points_taken", 2 * n),  # this deal, two cells per seat
+        # ... then those that change only between deals or never.
+        ("match_scores", 2 * n),
+        ("deals_played", 2),
+        ("deals_left", 2),  # fixed-length matches: deals until the end; else 0
+        ("threshold_gap", 2),  # threshold matches: threshold minus the highest total; else 0
+        ("card_values", NUM_CARDS),
+        ("clean_trick_bonus", 1),
     ]
     return tuple(parts)
 

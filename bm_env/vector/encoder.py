@@ -1,11 +1,13 @@
 """Observation vectors and action masks of many games, in the layout of :mod:`bm_env.observation`.
 
-Every binary cell of a game's observation is first written as one bit of a row of 64-bit
-words (the card planes relative to the acting player, the phase, dealer, trick leader,
-led suit and void one-hots, the constant rule bits); one ``np.unpackbits`` then makes the
-int8 observation rows, and a second one the masks from the legal sets. The few cells that
-hold numbers (points, counts, card values, the fresh-match features) are written as
-columns afterwards. Nothing is copied cell by cell: that is what makes the engine fast
+The layout puts the card planes first, then the one-cell flags, then the numbers. Every
+plane and flag of a game is written as one bit of a packed byte row, straight into
+place: a 52-cell plane is 6.5 bytes, so two planes fill 13 bytes, which two unaligned
+64-bit stores per pair of planes write for every game at once (strided views of the
+packed rows, no transposition). One ``np.unpackbits`` of the packed rows then yields the
+int8 observation rows; the numbers are written afterwards as two runs of columns, those
+that change within a deal and the constant ones. Nothing is copied cell by cell, and no
+temporary row-sized array is built: that is what makes the engine fast
 (``shared/PERFORMANCE.md``).
 """
 
@@ -21,6 +23,9 @@ from ..infostate import information_state
 from ..rules import Rules
 
 _ONE = np.uint64(1)
+#: Parts of the flag group that are the same in every deal the vector engine plays.
+_CONSTANT_FLAGS = ("in_deal", "tie_break_deal", "players_in_deal", "trumps_hearts", "lower_wins", "moon",
+                   "hearts_when_broken", "queen_breaks_hearts", "first_trick_no_points", "first_lead")
 
 
 def template_row(rules: Rules) -> np.ndarray:
@@ -28,6 +33,24 @@ def template_row(rules: Rules) -> np.ndarray:
     n = rules.num_players
     deal = Deal(rules, deal_hands(rules, n, 0, np.random.default_rng(0)), 0, "hold")
     return ref_obs.encode(information_state(deal, 0, [0] * n, 0))
+
+
+class _Scratch:
+    """The packed rows of ``m`` games and the strided 64-bit views the encoder stores through."""
+
+    def __init__(self, enc: "Encoder", m: int) -> None:
+        nb = enc.row_bytes
+        self.m = m
+        self.packed = np.zeros(m * nb, dtype=np.uint8)
+        view = lambda byte, cols, step: np.ndarray(  # noqa: E731
+            (m, cols), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(nb, step))
+        # Plane pair k covers bytes 13k..13k+12: the low store (even plane and the odd plane's
+        # first 12 bits) at 13k, the high store (the odd plane's other 40 bits) at 13k + 8.
+        self.low = [view(13 * k, 1, 1)[:, 0] for k in range(-(-enc.planes // 2))]
+        self.high = [view(13 * k + 8, 1, 1)[:, 0] for k in range(enc.planes // 2)]
+        self.flags = view(enc.flag_byte, enc.flag_words, 8)
+        self.planes = np.zeros((2 * len(self.low), m), dtype=np.uint64)  # an odd count gets a zero plane
+        self.planes[enc.planes - 1] = enc.no_pass
 
 
 class Encoder:
@@ -39,65 +62,67 @@ class Encoder:
         n = self.n = rules.num_players
         o = ref_obs.offsets(n)
         self.size = ref_obs.size(n)
-        self.words = -(-self.size // 64)
-        self.template = template_row(rules)
-        # Card planes: hand, passed to seat 1..n-1, received, played by seat 0..n-1, trick card of seat 0..n-1.
-        self.planes = p = 3 * n + 1
-        assert o["trick_card_seat0"].stop + 52 * (n - 1) == 52 * p
-        start = 52 * np.arange(p)
-        word, shift = start // 64, start % 64
-        self.plane_shift = shift.astype(np.uint64)[:, None]
-        self.plane_word = word.tolist()
-        # A plane that does not fit the rest of its word spills its high bits into the next word.
-        self.spills = [(int(q), int(word[q]) + 1, np.uint64(64 - shift[q])) for q in np.flatnonzero(shift + 52 > 64)]
-        # Constant bits: the parts of the layout that never change within these rules.
-        const = np.zeros(self.words * 64, dtype=np.uint8)
-        for name in ("no_pass_cards", "in_deal"):
-            const[o[name]] = self.template[o[name]] == 1
-        self.const_bits = np.packbits(const, bitorder="little").view(np.uint64)[:, None]
-        # Numbers and everything after them that is constant: rewritten after unpacking.
-        self.card_values = o["card_values"]
-        self.const_tail = slice(o["match_scores"].start, self.size)
-        assert o["match_scores"].start == o["hearts_broken"].stop and self.const_tail.stop == o["first_lead"].stop
-        # Phase, pass receiver, in-deal, dealer, trick leader, led suit and voids: one field of bits
-        # (the pass count cell inside it is a number, rewritten after unpacking).
-        self.block = o["phase"].start
-        self.block_width = o["voids"].stop - self.block
-        assert self.block_width <= 64 and o["pass_receiver"].start == self.block + 2
-        assert o["dealer"].start == o["in_deal"].stop and o["trick_leader"].start == o["dealer"].stop
-        bit = lambda name, i: _ONE << np.uint64(o[name].start + i - self.block)  # noqa: E731
-        self.pass_count = o["pass_count"].start
-        self.points = o["points_taken"]
-        self.tricks_played = o["tricks_played"].start
-        self.hearts_broken = o["hearts_broken"].start
-        self.void_shift = np.array([o["voids"].start - self.block + 4 * r for r in range(n)], dtype=np.uint64)[:, None]
-        # Bits looked up by phase * n + receiver (index 0: no pass); by seat * n + observer for the
-        # one-hots of a seat relative to the observer; by suit for the led suit.
-        phase_bits = [bit("phase", ph) if ph < 2 else np.uint64(0) for ph in range(3)]
-        self.phase_receiver_bits = np.array([phase_bits[ph] | bit("pass_receiver", r) for ph in range(3) for r in range(n)],
+        assert self.size % 8 == 0
+        self.row_bytes = self.size // 8
+        self.template = row = template_row(rules)
+        # Card planes: hand, passed to seat 1..n-1, received, played by seat 0..n-1, trick card of
+        # seat 0..n-1, and the constant no-pass plane.
+        self.planes = 3 * n + 2
+        assert o["no_pass_cards"].stop == 52 * self.planes
+        self.no_pass = np.uint64(sum(1 << c for c, x in enumerate(row[o["no_pass_cards"]]) if x))
+
+        # The flags, phase to first_lead, go in one or two 64-bit words stored from the byte
+        # where they start (its low bits belong to the no-pass plane: constant too).
+        first, last = o["phase"].start, o["first_lead"].stop
+        assert last == o["pass_count"].start
+        self.flag_byte = first // 8
+        base = 8 * self.flag_byte
+        self.flag_words = -(-(last - base) // 64)
+        const = np.zeros(64 * self.flag_words, dtype=np.uint8)
+        const[:first - base] = row[base:first] == 1
+        for name in _CONSTANT_FLAGS:
+            sl = o[name]
+            const[sl.start - base:sl.stop - base] = row[sl] == 1
+        self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)[:, None]
+        bit = lambda name, i: o[name].start + i - base  # noqa: E731
+        self.dynamic_start = bit("phase", 0)
+        self.dynamic_width = o["hearts_broken"].stop - o["phase"].start
+        d = lambda name, i: _ONE << np.uint64(bit(name, i) - self.dynamic_start)  # noqa: E731
+        # Dynamic flag bits (relative to dynamic_start), looked up by phase * n + receiver
+        # (index 0: no pass); by seat * n + observer for a seat relative to the observer; by suit.
+        phase_bits = [d("phase", ph) if ph < 2 else np.uint64(0) for ph in range(3)]
+        self.phase_receiver_bits = np.array([phase_bits[ph] | d("pass_receiver", r) for ph in range(3) for r in range(n)],
                                             dtype=np.uint64)
         rel = [(s - me) % n for s in range(n) for me in range(n)]
-        self.dealer_bits = np.array([bit("dealer", r) for r in rel], dtype=np.uint64)
-        self.leader_bits = np.array([bit("trick_leader", r) for r in rel], dtype=np.uint64)
-        self.led_bits = np.array([bit("led_suit", suit) for suit in range(4)], dtype=np.uint64)
-        # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size in _seats).
+        self.dealer_bits = np.array([d("dealer", r) for r in rel], dtype=np.uint64)
+        self.leader_bits = np.array([d("trick_leader", r) for r in rel], dtype=np.uint64)
+        self.led_bits = np.array([d("led_suit", suit) for suit in range(4)], dtype=np.uint64)
+        self.void_shift = np.array([bit("voids", 4 * r) - self.dynamic_start for r in range(n)], dtype=np.uint64)[:, None]
+        self.broken_shift = np.uint64(bit("hearts_broken", 0) - self.dynamic_start)
+
+        # Numbers: those that change within a deal (pass count, tricks, points), then the constant run.
+        self.numbers = slice(o["pass_count"].start, o["points_taken"].stop)
+        assert o["tricks_played"].start == self.numbers.start + 1 and o["points_taken"].start == self.numbers.start + 2
+        self.constants = slice(o["match_scores"].start, self.size)
+        self.constant_values = row[self.constants]
+
+        # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size).
         self.rel_seat = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
         self.receivers = np.arange(1, n)[:, None]
-        self._seat_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._scratch: _Scratch | None = None
 
-    def _seats(self, m: int) -> tuple[np.ndarray, np.ndarray]:
-        """For ``m`` games: the flat-index offsets of :attr:`rel_seat` and the game columns (cached)."""
-        t = self._seat_tables.get(m)
-        if t is None:
-            t = self._seat_tables[m] = (self.rel_seat * m, np.arange(m))
-        return t
+    def _scratch_for(self, m: int) -> _Scratch:
+        """Packed rows for ``m`` games, kept for the next call of the same size (the whole batch)."""
+        if self._scratch is None or self._scratch.m != m:
+            self._scratch = _Scratch(self, m)
+        return self._scratch
 
-    def _place(self, rows: np.ndarray, bits: np.ndarray, start: int, width: int) -> None:
-        """OR a field of ``width`` bits (values ``bits``) into the word rows at bit ``start``."""
+    def _place(self, words: np.ndarray, bits: np.ndarray, start: int, width: int) -> None:
+        """OR a field of ``width`` bits (values ``bits``) into the words at bit ``start``."""
         w, s = divmod(start, 64)
-        rows[w] |= bits << np.uint64(s)
+        words[w] |= bits << np.uint64(s)
         if s + width > 64:
-            rows[w + 1] |= bits >> np.uint64(64 - s)
+            words[w + 1] |= bits >> np.uint64(64 - s)
 
     def encode(self, s: dict) -> tuple[np.ndarray, np.ndarray]:
         """Observation rows ``[M, L]`` and masks ``[M, 52]`` (int8) of the acting seats ``s['to_act']``.
@@ -108,46 +133,45 @@ class Encoder:
         n = self.n
         me = s["to_act"]
         m = me.shape[0]
-        rel_seat, g = self._seats(m)
-        rel_idx = np.take(rel_seat, me, axis=1) + g  # [n, M]: flat index of the seat r places to the left
+        scratch = self._scratch_for(m)
+        rel_idx = np.take(self.rel_seat * m, me, axis=1) + np.arange(m)  # [n, M]: flat index of seat r to the left
         own = rel_idx[0]
-        planes = np.empty((self.planes, m), dtype=np.uint64)
+        planes = scratch.planes
         planes[0] = s["hands"].reshape(-1)[own]
         off = s["pass_offset"]
         # The cards this seat passed sit in the plane of their receiver (a hold deal has none).
         np.multiply(s["picks"].reshape(-1)[own], off == self.receivers, out=planes[1:n])
         planes[n] = s["received"].reshape(-1)[own]
         planes[n + 1:2 * n + 1] = s["played"].reshape(-1)[rel_idx]
-        planes[2 * n + 1:] = s["trick_bits"].reshape(-1)[rel_idx]
-
-        rows = np.empty((self.words, m), dtype=np.uint64)
-        rows[...] = self.const_bits
-        lo = planes << self.plane_shift
-        for p, w in enumerate(self.plane_word):
-            rows[w] |= lo[p]
-        for p, w, right in self.spills:
-            rows[w] |= planes[p] >> right
+        planes[2 * n + 1:3 * n + 1] = s["trick_bits"].reshape(-1)[rel_idx]
+        odd = planes[1::2]
+        low = planes[0::2] | (odd << np.uint64(52))
+        high = odd >> np.uint64(12)
+        # High stores first: each spills 3 bytes into the next pair, which its low store rewrites.
+        for dest, words in zip(scratch.high, high):
+            np.copyto(dest, words)
+        for dest, words in zip(scratch.low, low):
+            np.copyto(dest, words)
 
         passes = s["pass_count"]
         block = self.phase_receiver_bits[s["phase"] * n + off * (passes > 0)]
         block |= self.dealer_bits[s["dealer"] * n + me]
-        lead = self.leader_bits[s["leader"] * n + me] | self.led_bits[s["led"]]
-        block |= lead * (s["in_trick"] > 0)
+        block |= (self.leader_bits[s["leader"] * n + me] | self.led_bits[s["led"]]) * (s["in_trick"] > 0)
         voids = s["voids"].reshape(-1)[rel_idx].astype(np.uint64)
         block |= np.bitwise_or.reduce(voids << self.void_shift, axis=0)
-        self._place(rows, block, self.block, self.block_width)
-        self._place(rows, s["broken"].astype(np.uint64), self.hearts_broken, 1)
+        block |= s["broken"].astype(np.uint64) << self.broken_shift
+        flags = np.empty((self.flag_words, m), dtype=np.uint64)
+        flags[...] = self.const_flags
+        self._place(flags, block, self.dynamic_start, self.dynamic_width)
+        scratch.flags[...] = flags.T  # last: the low bits of its first byte are the no-pass plane's
 
-        packed = np.ascontiguousarray(rows.T).view(np.uint8)
-        obs = np.unpackbits(packed, axis=1, count=self.size, bitorder="little").view(np.int8)
-        mask = np.unpackbits(s["legal"].view(np.uint8).reshape(m, 8), axis=1, count=52, bitorder="little").view(np.int8)
+        obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
+        mask = np.unpackbits(s["legal"].view(np.uint8), bitorder="little").view(np.int8).reshape(m, 64)[:, :52]
 
-        obs[:, self.card_values] = self.template[self.card_values]
-        obs[:, self.const_tail] = self.template[self.const_tail]
-        obs[:, self.pass_count] = passes
         pts = s["captured"].reshape(-1)[rel_idx]  # [n, M]
-        # Both cells of a number in one int16 write: coarse in the low byte, fine in the high one.
-        pair = ((pts >> ref_obs.NUMBER_SHIFT) & 0xFF) | ((pts & ((1 << ref_obs.NUMBER_SHIFT) - 1)) << 8)
-        obs[:, self.points].view(np.int16)[...] = pair.T
-        obs[:, self.tricks_played] = s["tricks"]
-        return obs, mask
+        # Two cells in one int16 write: pass count and tricks; a number's coarse and fine cells.
+        numbers = obs[:, self.numbers].view(np.int16)
+        numbers[:, 0] = passes | (s["tricks"] << 8)
+        numbers[:, 1:] = (((pts >> ref_obs.NUMBER_SHIFT) & 0xFF) | ((pts & ((1 << ref_obs.NUMBER_SHIFT) - 1)) << 8)).T
+        obs[:, self.constants] = self.constant_values
+        return obs, np.ascontiguousarray(mask)

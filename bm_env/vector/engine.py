@@ -32,6 +32,7 @@ _ONE = np.uint64(1)
 _HEARTS = np.uint64(SUIT_MASKS[HEARTS])
 _CLUBS = SUIT_MASKS[0]
 _NO_CARD = 52  # trick card id of a seat that has not played to the trick
+_SUIT = np.arange(52) // 13
 #: Window halvings and the position of the i-th set bit of each octet (choosing the k-th legal card).
 _WINDOWS = tuple((np.uint64(w), np.uint64((1 << w) - 1)) for w in (32, 16, 8))
 _NTH_BIT = np.array([[[b for b in range(8) if x >> b & 1][i] if i < bin(x).count("1") else 0 for i in range(8)]
@@ -79,7 +80,6 @@ class VectorEngine:
         u64 = lambda: np.zeros((n, N), dtype=np.uint64)  # noqa: E731
         self.hands, self.received, self.trick_bits = u64(), u64(), u64()
         self.moved = np.zeros((2, n, N), dtype=np.uint64)  # [0]: cards passed, [1]: cards played
-        self.trick_ids = np.full((n, N), _NO_CARD, dtype=np.int8)
         self.voids = np.zeros((n, N), dtype=np.uint8)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
@@ -156,7 +156,7 @@ class VectorEngine:
             raise RuntimeError("call reset() before step()")
         N, n = self.num_envs, self.n
         c = self._check_actions(actions)
-        bit = np.left_shift(_ONE, c.astype(np.uint64))
+        bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
         bad = (self.legal & bit) == 0
         if bad.any():
             self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
@@ -181,8 +181,7 @@ class VectorEngine:
 
         # --- playing
         self.trick_bits.reshape(-1)[own] = bit * playing
-        self.trick_ids.reshape(-1)[own] = np.where(playing, c, _NO_CARD)
-        suit = c // 13
+        suit = _SUIT[c]
         leading = playing & (self.in_trick == 0)
         self.led = np.where(leading, suit, self.led)
         renounce = playing & ~leading & (suit != self.led)
@@ -231,7 +230,7 @@ class VectorEngine:
         t = lambda a: np.ascontiguousarray(a.T)  # noqa: E731
         return {
             "hands": t(self.hands), "passed": t(self.moved[0]), "received": t(self.received),
-            "played": t(self.moved[1]), "trick_cards": t(self.trick_ids), "voids": t(self.voids),
+            "played": t(self.moved[1]), "trick_cards": t(self._trick_ids()), "voids": t(self.voids),
             "points_taken": t(self.captured), "to_act": self.to_act.copy(), "dealer": self.dealer.copy(),
             "leader": self.leader.copy(), "phase": self.phase.copy(), "tricks_played": self.tricks.copy(),
             "hearts_broken": self.broken.copy(), "legal": self.legal.copy(),
@@ -253,18 +252,21 @@ class VectorEngine:
             s = {k: (v[:, games] if v.ndim == 2 else v[games]) for k, v in s.items()}
         return s
 
+    def _trick_ids(self) -> np.ndarray:
+        """Card id each seat has put on the current trick (52: none yet), from the one-card trick masks."""
+        return np.where(self.trick_bits == 0, _NO_CARD, np.bitwise_count(self.trick_bits - _ONE)).astype(np.int8)
+
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {a.shape}")
         if not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be integer card ids 0..51, got dtype {a.dtype}")
-        if a.size and (a.min() < 0 or a.max() > 51):
-            i = int(np.flatnonzero((a < 0) | (a > 51))[0])
-            raise IllegalActionError(f"game {i}: action {int(a[i])} is outside the action space 0..51")
-        return a.astype(np.int64)
+        return a if a.dtype == np.int64 else a.astype(np.int64)
 
     def _raise_illegal(self, game: int, c: int) -> None:
+        if not 0 <= c <= 51:
+            raise IllegalActionError(f"game {game}: action {c} is outside the action space 0..51")
         what = "pass" if self.phase[game] == PASSING else "play"
         legal = " ".join(card_str(x) for x in cards_of(int(self.legal[game])))
         raise IllegalActionError(
@@ -301,7 +303,6 @@ class VectorEngine:
         for a in (self.received, self.trick_bits):
             a[:, games] = 0
         self.moved[:, :, games] = 0
-        self.trick_ids[:, games] = _NO_CARD
         for a in (self.voids, self.captured, self.penalty_taken, self.clean_tricks):
             a[:, games] = 0
         self.dealer[games] = dealers
@@ -345,8 +346,8 @@ class VectorEngine:
             idx_games = self._g
         else:
             idx_games = games
-        ids = self.trick_ids[:, games].astype(np.int16)
-        suits = ids // 13
+        ids = np.bitwise_count(self.trick_bits[:, games] - _ONE).astype(np.int16)  # every seat has played
+        suits = _SUIT[ids]
         key = np.where(suits == self.led[games], ids, -1)
         if self.rules.trumps == "hearts":
             key = np.where(suits == HEARTS, ids + 100, key)
@@ -363,7 +364,6 @@ class VectorEngine:
         self.tricks[games] += 1
         self.in_trick[games] = 0
         self.trick_bits[:, games] = 0
-        self.trick_ids[:, games] = _NO_CARD
         self.leader[games] = winner
         self.to_act[games] = winner
         return idx_games[self.tricks[games] == self.hand_size]
