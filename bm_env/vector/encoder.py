@@ -28,6 +28,11 @@ _CONSTANT_FLAGS = ("in_deal", "tie_break_deal", "players_in_deal", "trumps_heart
                    "hearts_when_broken", "queen_breaks_hearts", "first_trick_no_points", "first_lead")
 
 
+def number_cells(v: np.ndarray) -> np.ndarray:
+    """Numbers as the observation's two int8 cells read as one little-endian int16: coarse, fine."""
+    return ((v >> ref_obs.NUMBER_SHIFT) & 0xFF) | ((v & ((1 << ref_obs.NUMBER_SHIFT) - 1)) << 8)
+
+
 def template_row(rules: Rules) -> np.ndarray:
     """The reference observation of a fresh deal: its constant parts are those of every deal."""
     n = rules.num_players
@@ -168,10 +173,10 @@ class Encoder:
         obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
         mask = np.unpackbits(s["legal"].view(np.uint8), bitorder="little").view(np.int8).reshape(m, 64)[:, :52]
 
-        pts = s["captured"].reshape(-1)[rel_idx]  # [n, M]
-        # Two cells in one int16 write: pass count and tricks; a number's coarse and fine cells.
-        numbers = obs[:, self.numbers].view(np.int16)
-        numbers[:, 0] = passes | (s["tricks"] << 8)
-        numbers[:, 1:] = (((pts >> ref_obs.NUMBER_SHIFT) & 0xFF) | ((pts & ((1 << ref_obs.NUMBER_SHIFT) - 1)) << 8)).T
+        # Two cells per int16: the pass count and the tricks played, then each seat's points.
+        numbers = np.empty((n + 1, m), dtype=np.int16)
+        numbers[0] = passes | (s["tricks"] << 8)
+        numbers[1:] = s["captured_cells"].reshape(-1)[rel_idx]
+        obs[:, self.numbers].view(np.int16)[...] = numbers.T
         obs[:, self.constants] = self.constant_values
         return obs, np.ascontiguousarray(mask)

@@ -23,7 +23,7 @@ from ..cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
 from ..deal import IllegalActionError
 from ..rules import Rules, direction_offset
 from .deals import DealSource
-from .encoder import Encoder
+from .encoder import Encoder, number_cells
 from .scoring import deal_rewards, deal_scores
 from .support import check_supported
 
@@ -33,10 +33,10 @@ _HEARTS = np.uint64(SUIT_MASKS[HEARTS])
 _CLUBS = SUIT_MASKS[0]
 _NO_CARD = 52  # trick card id of a seat that has not played to the trick
 _SUIT = np.arange(52) // 13
-#: Window halvings and the position of the i-th set bit of each octet (choosing the k-th legal card).
-_WINDOWS = tuple((np.uint64(w), np.uint64((1 << w) - 1)) for w in (32, 16, 8))
-_NTH_BIT = np.array([[[b for b in range(8) if x >> b & 1][i] if i < bin(x).count("1") else 0 for i in range(8)]
-                     for x in range(256)], dtype=np.int64)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+#: Position of the i-th set bit of each octet x, at index 8x + i (choosing the k-th legal card).
+_NTH_BIT = np.array([[b for b in range(8) if x >> b & 1][i] if i < bin(x).count("1") else 0
+                     for x in range(256) for i in range(8)], dtype=np.int64)
 
 
 class VectorEngine:
@@ -82,6 +82,7 @@ class VectorEngine:
         self.moved = np.zeros((2, n, N), dtype=np.uint64)  # [0]: cards passed, [1]: cards played
         self.voids = np.zeros((n, N), dtype=np.uint8)
         self.captured = np.zeros((n, N), dtype=np.int16)
+        self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
         self.clean_tricks = np.zeros((n, N), dtype=np.int16)
         z = lambda: np.zeros(N, dtype=np.int64)  # noqa: E731
@@ -167,41 +168,46 @@ class VectorEngine:
         hands[own] ^= bit
         phase = self.phase
         playing = phase == PLAYING
-        passing = ~playing
         moved = self.moved.reshape(-1)
         dest = own + phase * (n * N)  # passed cards while passing, played cards while playing
         moved[dest] |= bit
-
-        # --- passing: the next seat picks once this one has picked all its cards
-        self.picked += passing
-        turn_over = passing & (self.picked == self.pass_count)
         nxt = self._next_seat[me]
-        self.picked[turn_over] = 0
-        all_passed = turn_over & (nxt == self.eldest)
+        advance = playing  # games whose turn passes to the next seat
+        all_passed = None
+        # A batch dealt together passes and plays in step: most steps skip one of the two parts.
+        if not playing.all():
+            # --- passing: the next seat picks once this one has picked all its cards
+            passing = ~playing
+            self.picked += passing
+            turn_over = passing & (self.picked == self.pass_count)
+            self.picked[turn_over] = 0
+            all_passed = turn_over & (nxt == self.eldest)
+            advance = playing | turn_over
+        trick_over = None
+        if playing.any():
+            self.trick_bits.reshape(-1)[own] = bit * playing
+            suit = _SUIT[c]
+            leading = playing & (self.in_trick == 0)
+            self.led = np.where(leading, suit, self.led)
+            renounce = playing & ~leading & (suit != self.led)
+            if renounce.any():
+                voids = self.voids.reshape(-1)
+                voids[own] |= (renounce << self.led).astype(np.uint8)
+            breaks = suit == HEARTS
+            if self.rules.queen_breaks_hearts:
+                breaks |= c == QUEEN_SPADES
+            self.broken |= playing & breaks
+            self.in_trick += playing
+            trick_over = self.in_trick == n
+            advance = advance & ~trick_over
+        self.to_act = np.where(advance, nxt, me)
 
-        # --- playing
-        self.trick_bits.reshape(-1)[own] = bit * playing
-        suit = _SUIT[c]
-        leading = playing & (self.in_trick == 0)
-        self.led = np.where(leading, suit, self.led)
-        renounce = playing & ~leading & (suit != self.led)
-        if renounce.any():
-            voids = self.voids.reshape(-1)
-            voids[own] |= (renounce << self.led).astype(np.uint8)
-        breaks = suit == HEARTS
-        if self.rules.queen_breaks_hearts:
-            breaks |= c == QUEEN_SPADES
-        self.broken |= playing & breaks
-        self.in_trick += playing
-        trick_over = self.in_trick == n
-        self.to_act = np.where(turn_over | (playing & ~trick_over), nxt, me)
-
-        if all_passed.any():
+        if all_passed is not None and all_passed.any():
             self._move_passes(np.flatnonzero(all_passed))
         rewards = np.zeros((N, n), dtype=np.float32)
         final_scores = np.zeros((N, n), dtype=np.int32)
         done = np.zeros(N, dtype=bool)
-        if trick_over.any():
+        if trick_over is not None and trick_over.any():
             over = self._finish_tricks(np.flatnonzero(trick_over))
             if over.size:
                 scores, deal_rewards = self._finish_deals(over, me[over])
@@ -211,19 +217,22 @@ class VectorEngine:
         return obs, mask, self.to_act.copy(), rewards, done, final_scores
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per game: the k-th set bit of the legal set, k drawn from ``rng``."""
+        """A uniformly random legal action per game: the k-th set bit of the legal set, k drawn from ``rng``.
+
+        Per byte of the legal set: its set bits (``bitwise_count``), and by one multiplication
+        the running total up to each byte; the k-th bit lies in the first byte whose running
+        total exceeds k, at the place a 256 x 8 table gives.
+        """
         x = self.legal
-        k = (rng.random(self.num_envs) * np.bitwise_count(x)).astype(np.uint8)
-        card = np.zeros(self.num_envs, dtype=np.int64)
-        # Halve the window three times (64 -> 32 -> 16 -> 8 bits), going up where the k-th bit lies above.
-        for width, low_bits in _WINDOWS:
-            low = x & low_bits
-            below = np.bitwise_count(low)
-            up = k >= below
-            x = np.where(up, x >> width, low)
-            k -= below * up
-            card += up * int(width)
-        return card + _NTH_BIT[x.astype(np.uint8), k]
+        m = x.shape[0]
+        k = (rng.random(m) * np.bitwise_count(x)).astype(np.uint8)
+        counts = np.bitwise_count(x.view(np.uint8)).view(np.uint64)  # byte i: set bits in byte i
+        upto = counts * _BYTE_ONES  # byte i: set bits in bytes 0..i (at most 52: no carry)
+        byte = np.bitwise_count((upto.view(np.uint8).reshape(m, 8) <= k[:, None]).view(np.uint64)[:, 0])
+        shift = (byte << 3).astype(np.uint64)
+        below = ((upto - counts) >> shift).astype(np.uint8)  # set bits before that byte
+        bits = (x >> shift).astype(np.int64) & 0xFF
+        return shift.astype(np.int64) + _NTH_BIT[bits * 8 + (k - below)]
 
     def state(self) -> dict[str, np.ndarray]:
         """Perfect-information state for critics and tests (copies; per-seat arrays ``[N, n]`` by seat)."""
@@ -243,7 +252,7 @@ class VectorEngine:
     def _arrays(self, games: np.ndarray | None = None) -> dict:
         s = {
             "hands": self.hands, "picks": self.moved[0], "received": self.received, "played": self.moved[1],
-            "trick_bits": self.trick_bits, "voids": self.voids, "captured": self.captured,
+            "trick_bits": self.trick_bits, "voids": self.voids, "captured_cells": self.captured_cells,
             "to_act": self.to_act, "dealer": self.dealer, "leader": self.leader, "led": self.led,
             "in_trick": self.in_trick, "pass_offset": self.pass_offset, "pass_count": self.pass_count,
             "phase": self.phase, "tricks": self.tricks, "broken": self.broken, "legal": self.legal,
@@ -303,7 +312,7 @@ class VectorEngine:
         for a in (self.received, self.trick_bits):
             a[:, games] = 0
         self.moved[:, :, games] = 0
-        for a in (self.voids, self.captured, self.penalty_taken, self.clean_tricks):
+        for a in (self.voids, self.captured, self.captured_cells, self.penalty_taken, self.clean_tricks):
             a[:, games] = 0
         self.dealer[games] = dealers
         self.eldest[games] = (dealers + 1) % self.n
@@ -361,6 +370,7 @@ class VectorEngine:
         for arr, add in ((self.captured, vals.sum(axis=0)), (self.penalty_taken, np.maximum(vals, 0).sum(axis=0)),
                          (self.clean_tricks, (vals == 0).all(axis=0))):
             arr.reshape(-1)[idx] += add
+        self.captured_cells.reshape(-1)[idx] = number_cells(self.captured.reshape(-1)[idx])
         self.tricks[games] += 1
         self.in_trick[games] = 0
         self.trick_bits[:, games] = 0
@@ -386,32 +396,36 @@ class VectorEngine:
 
     def _compute_legal(self) -> None:
         """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.deal.Deal`)."""
-        rules = self.rules
         N = self.num_envs
-        hand = np.take(self.hands.reshape(-1), self.to_act * N + self._g)
-        # passing
-        if self.no_pass:
-            allowed = hand & ~self.no_pass
-            pass_legal = np.where(allowed != 0, allowed, hand)
+        hand = self.hands.reshape(-1)[self.to_act * N + self._g]
+        passing = self.phase == PASSING
+        if passing.all():
+            self.legal = self._pass_legal(hand)
+        elif passing.any():
+            self.legal = np.where(passing, self._pass_legal(hand), self._play_legal(hand))
         else:
-            pass_legal = hand
-        # following suit
-        follow = hand & np.take(self.suit_masks, self.led)
+            self.legal = self._play_legal(hand)
+
+    def _pass_legal(self, hand: np.ndarray) -> np.ndarray:
+        if not self.no_pass:
+            return hand
+        allowed = hand & ~self.no_pass
+        return np.where(allowed != 0, allowed, hand)
+
+    def _play_legal(self, hand: np.ndarray) -> np.ndarray:
+        rules = self.rules
+        follow = hand & self.suit_masks[self.led]
         follow_legal = np.where(follow != 0, follow, hand)
-        # leading
         first = self.tricks == 0
         lead_legal = self._hearts_rule(hand, hand)
         lead = rules.first_lead
         if lead == "lowest_club":
-            first_lead = np.full(N, self.lowest_club)
+            lead_legal = np.where(first, self.lowest_club, lead_legal)
         elif lead == "lowest_club_any_club":
-            first_lead = hand & np.uint64(_CLUBS)
+            lead_legal = np.where(first, hand & np.uint64(_CLUBS), lead_legal)
         elif lead == "eldest_non_heart":
             non_hearts = hand & ~_HEARTS
-            first_lead = self._hearts_rule(hand, np.where(non_hearts != 0, non_hearts, hand))
-        else:
-            first_lead = lead_legal
-        lead_legal = np.where(first, first_lead, lead_legal)
+            lead_legal = np.where(first, self._hearts_rule(hand, np.where(non_hearts != 0, non_hearts, hand)), lead_legal)
         following = self.in_trick > 0
         play_legal = np.where(following, follow_legal, lead_legal)
         if rules.first_trick_no_points:
@@ -419,7 +433,7 @@ class VectorEngine:
             restricted = first & following if lead.startswith("lowest_club") else first
             clean = play_legal & ~self.penalty_mask
             play_legal = np.where(restricted & (clean != 0), clean, play_legal)
-        self.legal = np.where(self.phase == PASSING, pass_legal, play_legal)
+        return play_legal
 
     def _hearts_rule(self, hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Remove heart leads while hearts are unbroken, where the rules say so."""
