@@ -56,6 +56,8 @@ class _Scratch:
         self.flags = view(enc.flag_byte, enc.flag_words, 8)
         self.planes = np.zeros((2 * len(self.low), m), dtype=np.uint64)  # an odd count gets a zero plane
         self.planes[enc.planes - 1] = enc.no_pass
+        self.tail = np.empty((m, enc.size - enc.numbers.start), dtype=np.int8)  # the numbers, then the constants
+        self.tail[:, enc.constants.start - enc.numbers.start:] = enc.constant_values
 
 
 class Encoder:
@@ -177,6 +179,7 @@ class Encoder:
         numbers = np.empty((n + 1, m), dtype=np.int16)
         numbers[0] = passes | (s["tricks"] << 8)
         numbers[1:] = s["captured_cells"].reshape(-1)[rel_idx]
-        obs[:, self.numbers].view(np.int16)[...] = numbers.T
-        obs[:, self.constants] = self.constant_values
+        tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
+        tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)[...] = numbers.T
+        obs[:, self.numbers.start:] = tail
         return obs, np.ascontiguousarray(mask)

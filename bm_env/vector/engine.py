@@ -34,6 +34,7 @@ _CLUBS = SUIT_MASKS[0]
 _NO_CARD = 52  # trick card id of a seat that has not played to the trick
 _SUIT = np.arange(52) // 13
 _BYTE_ONES = np.uint64(0x0101010101010101)
+_BYTE_TOPS = np.uint64(0x8080808080808080)
 #: Position of the i-th set bit of each octet x, at index 8x + i (choosing the k-th legal card).
 _NTH_BIT = np.array([[b for b in range(8) if x >> b & 1][i] if i < bin(x).count("1") else 0
                      for x in range(256) for i in range(8)], dtype=np.int64)
@@ -228,7 +229,8 @@ class VectorEngine:
         k = (rng.random(m) * np.bitwise_count(x)).astype(np.uint8)
         counts = np.bitwise_count(x.view(np.uint8)).view(np.uint64)  # byte i: set bits in byte i
         upto = counts * _BYTE_ONES  # byte i: set bits in bytes 0..i (at most 52: no carry)
-        byte = np.bitwise_count((upto.view(np.uint8).reshape(m, 8) <= k[:, None]).view(np.uint64)[:, 0])
+        # Bytes whose running total is at most k: the top bit of each byte of (k | 128) - total.
+        byte = np.bitwise_count(((k.astype(np.uint64) * _BYTE_ONES | _BYTE_TOPS) - upto) & _BYTE_TOPS)
         shift = (byte << 3).astype(np.uint64)
         below = ((upto - counts) >> shift).astype(np.uint8)  # set bits before that byte
         bits = (x >> shift).astype(np.int64) & 0xFF
