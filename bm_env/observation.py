@@ -88,13 +88,13 @@ def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int], ...
 def _base_layout(num_players: int) -> tuple[tuple[str, int], ...]:
     """Card planes, then one-cell flags, then numbers: the vector engine writes the first two
     groups as bits that one ``np.unpackbits`` turns into cells, and the numbers after it in two
-    contiguous runs (those that change within a deal, then the constant ones)."""
+    contiguous runs (those that change within a deal, then the constant ones). The planes it
+    gathers per seat alternate (played, trick card), so that each kind fills every other plane."""
     n = num_players
-    parts: list[tuple[str, int]] = [("hand", NUM_CARDS)]
+    parts: list[tuple[str, int]] = [("hand", NUM_CARDS), ("received", NUM_CARDS)]
+    for r in range(n):
+        parts += [(f"played_by_seat{r}", NUM_CARDS), (f"trick_card_seat{r}", NUM_CARDS)]
     parts += [(f"passed_to_seat{r}", NUM_CARDS) for r in range(1, n)]
-    parts += [("received", NUM_CARDS)]
-    parts += [(f"played_by_seat{r}", NUM_CARDS) for r in range(n)]
-    parts += [(f"trick_card_seat{r}", NUM_CARDS) for r in range(n)]
     parts += [("no_pass_cards", NUM_CARDS)]
     parts += [
         ("phase", 2),  # passing, playing (both 0 once the deal is over)

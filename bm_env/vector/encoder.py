@@ -54,8 +54,15 @@ class _Scratch:
         self.low = [view(13 * k, 1, 1)[:, 0] for k in range(-(-enc.planes // 2))]
         self.high = [view(13 * k + 8, 1, 1)[:, 0] for k in range(enc.planes // 2)]
         self.flags = view(enc.flag_byte, enc.flag_words, 8)
-        self.planes = np.zeros((2 * len(self.low), m), dtype=np.uint64)  # an odd count gets a zero plane
-        self.planes[enc.planes - 1] = enc.no_pass
+        # Even planes (hand, played by seat 0..n-1, ...) and odd ones (received, trick card of
+        # seat 0..n-1, ...) in two blocks; an odd plane count leaves a zero odd plane.
+        self.even = np.zeros((len(self.low), m), dtype=np.uint64)
+        self.odd = np.zeros((len(self.low), m), dtype=np.uint64)
+        n = enc.n
+        tail = n + 1  # passed to seat 1..n-1, then the no-pass plane, alternate from here
+        (self.even if (n - 1) % 2 == 0 else self.odd)[tail + (n - 1) // 2] = enc.no_pass
+        self.passed_even = self.even[tail:tail + n // 2]
+        self.passed_odd = self.odd[tail:tail + (n - 1) // 2]
         self.tail = np.empty((m, enc.size - enc.numbers.start), dtype=np.int8)  # the numbers, then the constants
         self.tail[:, enc.constants.start - enc.numbers.start:] = enc.constant_values
 
@@ -72,8 +79,8 @@ class Encoder:
         assert self.size % 8 == 0
         self.row_bytes = self.size // 8
         self.template = row = template_row(rules)
-        # Card planes: hand, passed to seat 1..n-1, received, played by seat 0..n-1, trick card of
-        # seat 0..n-1, and the constant no-pass plane.
+        # Card planes: hand, received, (played by, trick card of) seat 0..n-1, passed to seat
+        # 1..n-1, and the constant no-pass plane.
         self.planes = 3 * n + 2
         assert o["no_pass_cards"].stop == 52 * self.planes
         self.no_pass = np.uint64(sum(1 << c for c, x in enumerate(row[o["no_pass_cards"]]) if x))
@@ -143,17 +150,18 @@ class Encoder:
         scratch = self._scratch_for(m)
         rel_idx = np.take(self.rel_seat * m, me, axis=1) + np.arange(m)  # [n, M]: flat index of seat r to the left
         own = rel_idx[0]
-        planes = scratch.planes
-        planes[0] = s["hands"].reshape(-1)[own]
-        off = s["pass_offset"]
+        even, odd = scratch.even, scratch.odd
+        even[0] = s["hands"].reshape(-1)[own]
+        odd[0] = s["received"].reshape(-1)[own]
+        even[1:n + 1] = s["played"].reshape(-1)[rel_idx]
+        odd[1:n + 1] = s["trick_bits"].reshape(-1)[rel_idx]
         # The cards this seat passed sit in the plane of their receiver (a hold deal has none).
-        np.multiply(s["picks"].reshape(-1)[own], off == self.receivers, out=planes[1:n])
-        planes[n] = s["received"].reshape(-1)[own]
-        planes[n + 1:2 * n + 1] = s["played"].reshape(-1)[rel_idx]
-        planes[2 * n + 1:3 * n + 1] = s["trick_bits"].reshape(-1)[rel_idx]
-        odd = planes[1::2]
-        low = planes[0::2] | (odd << np.uint64(52))
-        high = odd >> np.uint64(12)
+        off = s["pass_offset"]
+        passed = s["picks"].reshape(-1)[own] * (off == self.receivers)
+        scratch.passed_even[...] = passed[0::2]
+        scratch.passed_odd[...] = passed[1::2]
+        low = even | (odd << np.uint64(52))
+        high = odd[:len(scratch.high)] >> np.uint64(12)
         # High stores first: each spills 3 bytes into the next pair, which its low store rewrites.
         for dest, words in zip(scratch.high, high):
             np.copyto(dest, words)
