@@ -111,7 +111,9 @@ class Encoder:
         self.dealer_bits = np.array([d("dealer", r) for r in rel], dtype=np.uint64)
         self.leader_bits = np.array([d("trick_leader", r) for r in rel], dtype=np.uint64)
         self.led_bits = np.array([d("led_suit", suit) for suit in range(4)], dtype=np.uint64)
-        self.void_shift = np.array([bit("voids", 4 * r) - self.dynamic_start for r in range(n)], dtype=np.uint64)[:, None]
+        self.void_shift = np.uint64(bit("voids", 0) - self.dynamic_start)
+        self.void_mask = np.uint64((1 << 4 * n) - 1)
+        self.void_rotation = np.arange(0, 4 * n, 4, dtype=np.uint64)  # by observer: the engine's doubled void word
         self.broken_shift = np.uint64(bit("hearts_broken", 0) - self.dynamic_start)
 
         # Numbers: those that change within a deal (pass count, tricks, points), then the constant run.
@@ -172,8 +174,7 @@ class Encoder:
         block = self.phase_receiver_bits[s["phase"] * n + off * (passes > 0)]
         block |= self.dealer_bits[s["dealer"] * n + me]
         block |= (self.leader_bits[s["leader"] * n + me] | self.led_bits[s["led"]]) * (s["in_trick"] > 0)
-        voids = s["voids"].reshape(-1)[rel_idx].astype(np.uint64)
-        block |= np.bitwise_or.reduce(voids << self.void_shift, axis=0)
+        block |= ((s["voids"] >> self.void_rotation[me]) & self.void_mask) << self.void_shift
         block |= s["broken"].astype(np.uint64) << self.broken_shift
         flags = np.empty((self.flag_words, m), dtype=np.uint64)
         flags[...] = self.const_flags

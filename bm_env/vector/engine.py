@@ -9,8 +9,8 @@ played, every seat in the deal), exactly what the reference encoder writes for
 ``information_state(deal, seat, [0] * n, 0)``.
 
 State is per seat ``[n, N]`` (hands, passed, received, played and trick cards as uint64
-card masks, voids, points) or per game ``[N]``, updated with ``np.take``/``np.put`` on
-flat views: 265 bytes per game with 3 players, 457 with 7, beside the observation rows.
+card masks, points) or per game ``[N]`` (voids: one word per game), updated by fancy indexing on
+flat views: 273 bytes per game with 3 players, 465 with 7, beside the observation rows.
 """
 
 from __future__ import annotations
@@ -81,7 +81,11 @@ class VectorEngine:
         u64 = lambda: np.zeros((n, N), dtype=np.uint64)  # noqa: E731
         self.hands, self.received, self.trick_bits = u64(), u64(), u64()
         self.moved = np.zeros((2, n, N), dtype=np.uint64)  # [0]: cards passed, [1]: cards played
-        self.voids = np.zeros((n, N), dtype=np.uint8)
+        # Bit 4s + suit: seat s has shown void in suit; repeated 4n bits higher, so that one
+        # right shift by 4 * observer lists the seats from any observer's left.
+        self.voids = np.zeros(N, dtype=np.uint64)
+        self._void_base = np.arange(0, 4 * n, 4, dtype=np.uint64)  # 4 * seat
+        self._void_copy = np.uint64(4 * n)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
@@ -192,8 +196,8 @@ class VectorEngine:
             self.led = np.where(leading, suit, self.led)
             renounce = playing & ~leading & (suit != self.led)
             if renounce.any():
-                voids = self.voids.reshape(-1)
-                voids[own] |= (renounce << self.led).astype(np.uint8)
+                shown = renounce.astype(np.uint64) << (self._void_base[me] + self.led.astype(np.uint64))
+                self.voids |= shown | (shown << self._void_copy)
             breaks = suit == HEARTS
             if self.rules.queen_breaks_hearts:
                 breaks |= c == QUEEN_SPADES
@@ -241,7 +245,8 @@ class VectorEngine:
         t = lambda a: np.ascontiguousarray(a.T)  # noqa: E731
         return {
             "hands": t(self.hands), "passed": t(self.moved[0]), "received": t(self.received),
-            "played": t(self.moved[1]), "trick_cards": t(self._trick_ids()), "voids": t(self.voids),
+            "played": t(self.moved[1]), "trick_cards": t(self._trick_ids()),
+            "voids": ((self.voids[:, None] >> self._void_base) & np.uint64(15)).astype(np.uint8),
             "points_taken": t(self.captured), "to_act": self.to_act.copy(), "dealer": self.dealer.copy(),
             "leader": self.leader.copy(), "phase": self.phase.copy(), "tricks_played": self.tricks.copy(),
             "hearts_broken": self.broken.copy(), "legal": self.legal.copy(),
@@ -314,7 +319,8 @@ class VectorEngine:
         for a in (self.received, self.trick_bits):
             a[:, games] = 0
         self.moved[:, :, games] = 0
-        for a in (self.voids, self.captured, self.captured_cells, self.penalty_taken, self.clean_tricks):
+        self.voids[games] = 0
+        for a in (self.captured, self.captured_cells, self.penalty_taken, self.clean_tricks):
             a[:, games] = 0
         self.dealer[games] = dealers
         self.eldest[games] = (dealers + 1) % self.n
