@@ -421,12 +421,29 @@ class VectorEngine:
         return np.where(allowed != 0, allowed, hand)
 
     def _play_legal(self, hand: np.ndarray) -> np.ndarray:
-        rules = self.rules
-        follow = hand & self.suit_masks[self.led]
-        follow_legal = np.where(follow != 0, follow, hand)
+        following = self.in_trick > 0
         first = self.tricks == 0
+        # Games dealt together lead and follow in step: most often one of the two is not needed.
+        if following.all():
+            play_legal = self._follow_legal(hand)
+        elif following.any():
+            play_legal = np.where(following, self._follow_legal(hand), self._lead_legal(hand, first))
+        else:
+            play_legal = self._lead_legal(hand, first)
+        if self.rules.first_trick_no_points:
+            # A first lead that names the card or the suit (lowest club) is exempt, as in the reference.
+            restricted = first & following if self.rules.first_lead.startswith("lowest_club") else first
+            clean = play_legal & ~self.penalty_mask
+            play_legal = np.where(restricted & (clean != 0), clean, play_legal)
+        return play_legal
+
+    def _follow_legal(self, hand: np.ndarray) -> np.ndarray:
+        follow = hand & self.suit_masks[self.led]
+        return np.where(follow != 0, follow, hand)
+
+    def _lead_legal(self, hand: np.ndarray, first: np.ndarray) -> np.ndarray:
         lead_legal = self._hearts_rule(hand, hand)
-        lead = rules.first_lead
+        lead = self.rules.first_lead
         if lead == "lowest_club":
             lead_legal = np.where(first, self.lowest_club, lead_legal)
         elif lead == "lowest_club_any_club":
@@ -434,14 +451,7 @@ class VectorEngine:
         elif lead == "eldest_non_heart":
             non_hearts = hand & ~_HEARTS
             lead_legal = np.where(first, self._hearts_rule(hand, np.where(non_hearts != 0, non_hearts, hand)), lead_legal)
-        following = self.in_trick > 0
-        play_legal = np.where(following, follow_legal, lead_legal)
-        if rules.first_trick_no_points:
-            # A first lead that names the card or the suit (lowest club) is exempt, as in the reference.
-            restricted = first & following if lead.startswith("lowest_club") else first
-            clean = play_legal & ~self.penalty_mask
-            play_legal = np.where(restricted & (clean != 0), clean, play_legal)
-        return play_legal
+        return lead_legal
 
     def _hearts_rule(self, hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Remove heart leads while hearts are unbroken, where the rules say so."""
