@@ -5,10 +5,10 @@ plane and flag of a game is written as one bit of a packed byte row, straight in
 place: a 52-cell plane is 6.5 bytes, so two planes fill 13 bytes, which two unaligned
 64-bit stores per pair of planes write for every game at once (strided views of the
 packed rows, no transposition). One ``np.unpackbits`` of the packed rows then yields the
-int8 observation rows; the numbers are written afterwards as two runs of columns, those
-that change within a deal and the constant ones. Nothing is copied cell by cell, and no
-temporary row-sized array is built: that is what makes the engine fast
-(``shared/PERFORMANCE.md``).
+int8 observation rows; the numbers follow in one pass over the rows (those that change
+within a deal, then the constant ones, kept in place in a scratch block). Nothing is
+copied cell by cell and no row-sized temporary is built: that is what makes the engine
+fast (``shared/PERFORMANCE.md``).
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ class _Scratch:
         nb = enc.row_bytes
         self.m = m
         self.packed = np.zeros(m * nb, dtype=np.uint8)
-        view = lambda byte, cols, step: np.ndarray(  # noqa: E731
-            (m, cols), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(nb, step))
+        view = lambda byte, words: np.ndarray(  # noqa: E731  the 64-bit words at `byte` of every row
+            (m, words), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(nb, 8))
         # Plane pair k covers bytes 13k..13k+12: the low store (even plane and the odd plane's
         # first 12 bits) at 13k, the high store (the odd plane's other 40 bits) at 13k + 8.
-        self.low = [view(13 * k, 1, 1)[:, 0] for k in range(-(-enc.planes // 2))]
-        self.high = [view(13 * k + 8, 1, 1)[:, 0] for k in range(enc.planes // 2)]
-        self.flags = view(enc.flag_byte, enc.flag_words, 8)
+        self.low = [view(13 * k, 1)[:, 0] for k in range(-(-enc.planes // 2))]
+        self.high = [view(13 * k + 8, 1)[:, 0] for k in range(enc.planes // 2)]
+        self.flags = view(enc.flag_byte, enc.flag_words)
         # Even planes (hand, played by seat 0..n-1, ...) and odd ones (received, trick card of
         # seat 0..n-1, ...) in two blocks; an odd plane count leaves a zero odd plane.
         self.even = np.zeros((len(self.low), m), dtype=np.uint64)
@@ -78,7 +78,7 @@ class Encoder:
         self.size = ref_obs.size(n)
         assert self.size % 8 == 0
         self.row_bytes = self.size // 8
-        self.template = row = template_row(rules)
+        row = template_row(rules)
         # Card planes: hand, received, (played by, trick card of) seat 0..n-1, passed to seat
         # 1..n-1, and the constant no-pass plane.
         self.planes = 3 * n + 2
