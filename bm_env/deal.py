@@ -67,15 +67,16 @@ def deal_cards(
     Returns ``(hands, kitty)``: hands as masks with one deck, as sorted card-id tuples
     (a card twice when held twice) with two; the kitty is the cards left over.
     """
-    deck = _deck_cards(rules, num_players)
+    deck, bits = _deck_cards(rules, num_players)
     order = rng.permutation(len(deck)).tolist()
     dealt = len(deck) - len(deck) % num_players
     eldest = (dealer + 1) % num_players
     kitty = tuple(sorted(deck[j] for j in order[dealt:]))
     if rules.decks == 1:
         hands = [0] * num_players
-        for i, j in enumerate(order[:dealt]):
-            hands[(eldest + i) % num_players] |= 1 << deck[j]
+        for i in range(num_players):
+            # The i-th card dealt and every num_players-th after it; distinct bits, so the sum is their union.
+            hands[(eldest + i) % num_players] = sum(map(bits.__getitem__, order[i:dealt:num_players]))
         return hands, kitty
     lists: list[list[int]] = [[] for _ in range(num_players)]
     for i, j in enumerate(order[:dealt]):
@@ -84,9 +85,11 @@ def deal_cards(
 
 
 @lru_cache(maxsize=256)
-def _deck_cards(rules: Rules, num_players: int) -> tuple[int, ...]:
-    """Every card dealt among ``num_players``, each deck's copy listed (cached: a deal starts often)."""
-    return tuple(cards_of(rules.deck_mask(num_players))) * rules.decks
+def _deck_cards(rules: Rules, num_players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Every card dealt among ``num_players``, each deck's copy listed, and each one's bit
+    (cached: a deal starts often)."""
+    deck = tuple(cards_of(rules.deck_mask(num_players))) * rules.decks
+    return deck, tuple(1 << c for c in deck)
 
 
 @lru_cache(maxsize=256)

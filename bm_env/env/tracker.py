@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import NUM_RANKS, iter_cards
+from ..cards import NUM_CARDS, NUM_RANKS, iter_cards
 from ..deal import PASS, PLAY, Deal
 from ..observation import encode_rules, offsets, size, split_number
 from ..rules import Rules
@@ -33,6 +33,8 @@ class ObservationTracker:
         self.obs = np.zeros((n, size(n)), dtype=np.int8)
         self.rows = [memoryview(self.obs[i]) for i in range(n)]
         self._templates: dict[int, np.ndarray] = {}
+        self._openings: dict[tuple, np.ndarray] = {}
+        self._all_seats = tuple(range(n))
         self._o = o
         self._hand = o["hand"].start
         self._received = o["received"].start
@@ -80,24 +82,37 @@ class ObservationTracker:
 
     def start(self, deal: Deal, totals, deals_played: int) -> None:
         """Write every row for a deal that has just begun (no decision taken yet)."""
+        self.obs[:] = self._opening(deal)
+        self._deal_hands(deal)
+        self.match_numbers(totals, deals_played)
+
+    def _opening(self, deal: Deal) -> np.ndarray:
+        """Every row at the start of ``deal`` but the hands and the match numbers.
+
+        It depends only on who plays, who deals and how the deal passes, so it is built
+        cell by cell once per such setting and copied in one go at every later start.
+        """
+        key = (deal.seats, deal.dealer, deal.phase, deal.pass_count, deal.pass_offset)
+        rows = self._openings.get(key)
+        if rows is None:
+            rows = self._openings[key] = self._build_opening(deal)
+        return rows
+
+    def _build_opening(self, deal: Deal) -> np.ndarray:
         n = self.n
         seats = deal.seats
         k = len(seats)
-        self.obs[:] = self._template(k)
         o = self._o
+        rows = np.tile(self._template(k), (n, 1))
         phase = 0 if deal.phase == PASS else 1 if deal.phase == PLAY else -1
         dealer_seat = seats[deal.dealer]
         for me in range(n):
-            row = self.rows[me]
-            pos = seats.index(me) if me in seats else None
-            if pos is not None:
-                for c in iter_cards(deal.hands[pos]):
-                    row[self._hand + c] = 1
+            row = rows[me]
             if phase >= 0:
                 row[self._phase + phase] = 1
             if deal.pass_count:
-                receiver = seats[((pos or 0) + deal.pass_offset) % k]
-                row[self._receiver[me][receiver]] = 1
+                pos = seats.index(me) if me in seats else 0
+                row[self._receiver[me][seats[(pos + deal.pass_offset) % k]]] = 1
             else:
                 row[self._receiver[me][me]] = 1
             row[o["pass_count"].start] = deal.pass_count
@@ -105,7 +120,17 @@ class ObservationTracker:
                 row[self._in_deal[me][s]] = 1
             row[self._dealer[me][dealer_seat]] = 1
             row[o["tie_break_deal"].start] = k < n
-        self.match_numbers(totals, deals_played)
+        return rows
+
+    def _deal_hands(self, deal: Deal) -> None:
+        """Each player's hand into their own row's hand plane, every hand unpacked in one numpy call."""
+        packed = np.array(deal.hands, dtype="<u8").view(np.uint8)
+        planes = np.unpackbits(packed, bitorder="little").reshape(len(deal.hands), 64)[:, :NUM_CARDS]
+        hand = slice(self._hand, self._hand + NUM_CARDS)
+        if deal.seats == self._all_seats:
+            self.obs[:, hand] = planes
+        else:  # a tie-break deal among some seats (fancy indexing: slower, rarely needed)
+            self.obs[list(deal.seats), hand] = planes
 
     def match_numbers(self, totals, deals_played: int) -> None:
         """Write the match scores, deals played and deals left (or threshold gap) into every row."""
