@@ -319,7 +319,7 @@ class BlackMariaEnv(AECEnv):
             acting = not self._over and deal.seats[deal.to_act] == seat
             mask = deal.legal_mask() if acting else np.zeros(self.rules.num_actions, dtype=np.int8)
             return {"observation": row, "action_mask": mask}
-        row = self._tracker.obs[seat]
+        row = self._tracker.rows[seat]
         if not self._over and deal.seats[deal.to_act] == seat:
             mask = self._legal_mask(deal, row)
         else:
