@@ -37,7 +37,7 @@ from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of, parse_card
 from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
-from ..observation import LAYOUT_VERSION, encode, offsets, size_for
+from ..observation import LAYOUT_VERSION, encode, size_for
 from ..rewards import REWARD_MODES, deal_rewards
 from ..rules import OPTION_NAMES, Rules, make_rules
 from .render import render_table
@@ -50,6 +50,32 @@ ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "
 RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate", "kitty")
 #: One int8 row per suit with ones on that suit's cards: a hand row times it keeps that suit.
 _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dtype=np.int8) for s in range(4))
+#: One int8 row per suit with ones on every other suit's cards: a hand row times it drops that suit.
+_OTHER_SUITS_ROWS = tuple(1 - row for row in _SUIT_ROWS)
+
+
+def _lowest_suit(cards: int) -> int:
+    return ((cards & -cards).bit_length() - 1) // NUM_RANKS
+
+
+def _legal_mask(deal, hand_plane: np.ndarray) -> np.ndarray:
+    """The acting player's legal actions as int8 (plain rules: card actions only).
+
+    Most often they are the whole hand, one suit of it (following suit) or the hand less
+    one suit (no heart lead yet), and the observation row already holds the hand: copying
+    or masking that plane is several times cheaper than unpacking the bit mask.
+    """
+    legal = deal.legal
+    hand = deal.hands[deal.to_act]
+    if legal == hand:
+        return hand_plane.copy()
+    suit = _lowest_suit(legal)
+    if legal == hand & SUIT_MASKS[suit]:
+        return hand_plane * _SUIT_ROWS[suit]
+    dropped = _lowest_suit(hand ^ legal)
+    if legal == hand & ~SUIT_MASKS[dropped]:
+        return hand_plane * _OTHER_SUITS_ROWS[dropped]
+    return deal.legal_mask()
 
 
 def _check_choice(name: str, value: Any, allowed) -> None:
@@ -124,7 +150,7 @@ class BlackMariaEnv(AECEnv):
 
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        num_actions = self._num_actions = self.rules.num_actions
+        num_actions = self.rules.num_actions
         obs_space = spaces.Dict({
             "observation": spaces.Box(-128, 127, (size_for(self.rules),), np.int8),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
@@ -133,7 +159,6 @@ class BlackMariaEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
         self._tracker = ObservationTracker(self.rules)
-        self._hand_cell = offsets(n)["hand"].start
         self._rng: np.random.Generator | None = None
         self._episodes = 0
         self._first_dealer = 0
@@ -319,33 +344,17 @@ class BlackMariaEnv(AECEnv):
             acting = not self._over and deal.seats[deal.to_act] == seat
             mask = deal.legal_mask() if acting else np.zeros(self.rules.num_actions, dtype=np.int8)
             return {"observation": row, "action_mask": mask}
-        row = self._tracker.rows[seat]
+        tracker = self._tracker
         if not self._over and deal.seats[deal.to_act] == seat:
-            mask = self._legal_mask(deal, row)
+            mask = _legal_mask(deal, tracker.hand_planes[seat])
         else:
-            mask = np.zeros(self._num_actions, dtype=np.int8)
-        return {"observation": row.copy(), "action_mask": mask}
+            mask = np.zeros(NUM_CARDS, dtype=np.int8)  # plain rules: the 52 card actions only
+        return {"observation": tracker.rows[seat].copy(), "action_mask": mask}
 
     def _encoded(self, seat: int) -> np.ndarray:
         """The reference encoder's vector of ``seat`` (rules with issue-6 options)."""
         match = self.match
         return encode(information_state(self._deal, seat, match.totals, match.deals_played))
-
-    def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
-        """The acting player's legal actions as int8. Most often they are the whole hand or one
-        suit of it, which the observation row already holds: copying or masking that slice is
-        several times cheaper than unpacking the bit mask."""
-        legal = deal.legal
-        hand = deal.hands[deal.to_act]
-        h = self._hand_cell
-        if self._num_actions != NUM_CARDS:  # extra decision ids: the hand slice is too short
-            hand = -1
-        if legal == hand:
-            return row[h:h + NUM_CARDS].copy()
-        suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS
-        if hand >= 0 and legal == hand & SUIT_MASKS[suit]:
-            return row[h:h + NUM_CARDS] * _SUIT_ROWS[suit]
-        return deal.legal_mask()
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""
