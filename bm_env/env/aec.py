@@ -34,7 +34,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of, parse_card
-from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
+from ..deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
 from ..observation import LAYOUT_VERSION, encode, size_for
@@ -266,26 +266,24 @@ class BlackMariaEnv(AECEnv):
                 f"{self.agent_selection} must act: action None is only for agents whose episode has ended"
             )
         p = deal.to_act
-        seat = deal.seats[p]
         phase = deal.phase
-        trick_len = len(deal.trick)
         led = deal.led_suit
         broken = deal.hearts_broken
         deal.step(action)  # raises IllegalActionError, leaving everything unchanged, in "raise" mode
         if self._dirty:
             self._clear_deal_end()
-        self._cumulative_rewards[self.agent_selection] = 0
-        tracker = self._tracker
-        if deal.renege is None and self._plain:
-            card = int(action)
-            if phase == PASS:
-                tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], card)
-                if deal.phase != PASS:
-                    tracker.passes_moved(deal)
-            else:
-                tracker.card_played(seat, card, trick_len, led, deal.hearts_broken and not broken)
+        seat = deal.seats[p]
+        self._cumulative_rewards[self.possible_agents[seat]] = 0
+        if self._plain and deal.renege is None:
+            tracker = self._tracker
+            if phase == PLAY:
+                tracker.card_played(seat, int(action), led, deal.hearts_broken and not broken)
                 if not deal.trick:
                     tracker.trick_done(deal)
+            else:
+                tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], int(action))
+                if deal.phase != PASS:
+                    tracker.passes_moved(deal)
         if deal.phase == DONE:
             self._end_deal()
         else:

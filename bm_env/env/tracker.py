@@ -210,11 +210,11 @@ class ObservationTracker:
             buf[i] = 0
             buf[i + 1] = 1
 
-    def card_played(self, seat: int, card: int, trick_len: int, led_suit: int, broke_hearts: bool) -> None:
-        """``seat`` played ``card`` as the ``trick_len``-th card of the trick (0 = the lead)."""
+    def card_played(self, seat: int, card: int, led_suit: int, broke_hearts: bool) -> None:
+        """``seat`` played ``card`` to a trick led in ``led_suit`` (-1: ``card`` leads it)."""
         buf = self._buffer
         buf[self._hand[seat] + card] = 0
-        if trick_len == 0:
+        if led_suit < 0:
             cells = self._lead_cells[seat][card]
         else:
             cells = self._follow_cells[seat][card]
