@@ -142,7 +142,7 @@ class Deal:
         self.deals_before = deals_before
         self.two_decks = rules.decks == 2
         masks, doubles = _hand_masks(rules, hands)
-        self.kitty = tuple(sorted(int(c) for c in kitty))
+        self.kitty = tuple(sorted(map(int, kitty)))
         _check_hands(rules, masks, doubles, self.kitty)
         if not 0 <= dealer < k:
             raise ValueError(f"dealer must be a position in 0..{k - 1}, got {dealer}")
@@ -272,7 +272,8 @@ class Deal:
 
     def step(self, action: int) -> None:
         """Apply the action of the position to act."""
-        if self.phase == DONE:
+        phase = self.phase
+        if phase == DONE:
             raise IllegalActionError("the deal is over; no more actions are taken")
         if type(action) is not int:  # the common case, a plain int, skips these checks
             if isinstance(action, bool) or not isinstance(action, np.integer):
@@ -285,7 +286,6 @@ class Deal:
         if not self.legal & bit:
             self._illegal(action)
             return
-        phase = self.phase
         if phase == PLAY:
             self._play(action, bit)
         elif phase == PASS:
@@ -631,7 +631,11 @@ class Deal:
         trick = self.trick
         if self._plain_tricks:
             led = self.led_suit
-            winner = (self.leader + trick.index(max(c for c in trick if c // NUM_RANKS == led))) % self.num_players
+            best = trick[0]  # the lead: the highest card of its suit wins (a plain loop beats max() over a generator)
+            for c in trick:
+                if c > best and c // NUM_RANKS == led:
+                    best = c
+            winner = (self.leader + trick.index(best)) % self.num_players
         else:
             winner = self._trick_winner(trick)
             self.trick_len = self.num_players
@@ -781,7 +785,7 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         wrong = [f"{card_str(c)} x{counts[c]}" for c in range(NUM_CARDS) if counts[c] != (2 if expected >> c & 1 else 0)]
         if wrong:
             raise ValueError(f"hands and kitty must hold every card exactly twice (two decks); wrong counts: {wrong}")
-    sizes = [bin(m).count("1") + bin(d).count("1") for m, d in zip(masks, doubles)]
+    sizes = [m.bit_count() + d.bit_count() for m, d in zip(masks, doubles)]
     if len(set(sizes)) != 1:
         raise ValueError(f"hands must all be the same size, got sizes {sizes}")
 

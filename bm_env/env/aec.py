@@ -185,18 +185,10 @@ class BlackMariaEnv(AECEnv):
         cards left over, with given hands, where the rules have a kitty. Unknown keys are
         ignored with a warning (PettingZoo's api_test passes an arbitrary option).
         """
-        options = dict(options or {})
-        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
-        if unknown:
-            warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=2)
-        hands, dealer, direction = self._deal_options(options)  # refuse bad options before changing anything
-        kitty = options.get("kitty", ())
-        if isinstance(kitty, str):
-            kitty = kitty.split()
-        try:
-            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
+        hands = dealer = direction = None
+        kitty: tuple[int, ...] = ()
+        if options:  # refuse bad options before changing anything
+            hands, dealer, direction, kitty = self._deal_options(dict(options))
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self._episodes = 0
@@ -220,16 +212,20 @@ class BlackMariaEnv(AECEnv):
         self._over = False
         self._dirty = False
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         if self._plain:
             self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = self.possible_agents[self._deal.current_seat]
 
     def _deal_options(self, options: dict[str, Any]):
+        """``(hands, dealer, direction, kitty)`` read from reset's options, or ValueError."""
+        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
+        if unknown:
+            warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=3)
         n = self.rules.num_players
         rotate = options.get("rotate", 0)
         if isinstance(rotate, bool) or not isinstance(rotate, (int, np.integer)):
@@ -252,7 +248,14 @@ class BlackMariaEnv(AECEnv):
             raise ValueError(
                 f"options['pass_direction']={direction!r} is not allowed; allowed: {list(self.rules.pass_cycle)}"
             )
-        return hands, dealer, direction
+        kitty = options.get("kitty", ())
+        if isinstance(kitty, str):
+            kitty = kitty.split()
+        try:
+            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
+        return hands, dealer, direction, kitty
 
     # ------------------------------------------------------------------ step
 
