@@ -40,6 +40,15 @@ def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:
         buf[i + 1] = fine
 
 
+#: The eight cells a byte of a card mask stands for: its bits, lowest first, one 0/1 cell each.
+_BYTE_CELLS = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
+
+
+def _card_plane(mask: int) -> bytes:
+    """The 52 cells of a card plane with a 1 at each card of ``mask``."""
+    return b"".join(map(_BYTE_CELLS.__getitem__, mask.to_bytes(7, "little")))[:NUM_CARDS]
+
+
 def _merged_spans(spans: list[tuple[int, int]]) -> list[tuple[slice, bytes]]:
     """Adjacent ``(start, stop)`` ranges joined, each as a slice with the zero bytes that clear it."""
     merged: list[list[int]] = []
@@ -67,8 +76,7 @@ class ObservationTracker:
         self.rows = [self.obs[me] for me in range(n)]
         self.hand_planes = [row[o["hand"]] for row in self.rows]
         self._templates: dict[int, np.ndarray] = {}
-        self._openings: dict[tuple, np.ndarray] = {}
-        self._all_seats = tuple(range(n))
+        self._openings: dict[tuple, bytes] = {}
         observers = range(n)
 
         def at(me: int, part: str, index: int = 0) -> int:
@@ -127,12 +135,19 @@ class ObservationTracker:
         return t
 
     def start(self, deal: Deal, totals, deals_played: int) -> None:
-        """Write every row for a deal that has just begun (no decision taken yet)."""
-        self.obs[:] = self._opening(deal)
-        self._deal_hands(deal)
+        """Write every row for a deal that has just begun (no decision taken yet).
+
+        Plain bytes work throughout: a deal starts every 60 or so decisions, by which time
+        numpy's code has left the CPU caches, and a cold numpy call costs several µs.
+        """
+        buf = self._buffer
+        buf[:] = self._opening(deal)
+        for pos, seat in enumerate(deal.seats):
+            hand = self._hand[seat]
+            buf[hand:hand + NUM_CARDS] = _card_plane(deal.hands[pos])
         self.match_numbers(totals, deals_played)
 
-    def _opening(self, deal: Deal) -> np.ndarray:
+    def _opening(self, deal: Deal) -> bytes:
         """Every row at the start of ``deal`` but the hands and the match numbers.
 
         It depends only on who plays, who deals and how the deal passes, so it is built
@@ -141,7 +156,7 @@ class ObservationTracker:
         key = (deal.seats, deal.dealer, deal.phase, deal.pass_count, deal.pass_offset)
         rows = self._openings.get(key)
         if rows is None:
-            rows = self._openings[key] = self._build_opening(deal)
+            rows = self._openings[key] = self._build_opening(deal).tobytes()
         return rows
 
     def _build_opening(self, deal: Deal) -> np.ndarray:
@@ -166,16 +181,6 @@ class ObservationTracker:
             row[o["dealer"].start + (dealer_seat - me) % n] = 1
             row[o["tie_break_deal"].start] = k < n
         return rows
-
-    def _deal_hands(self, deal: Deal) -> None:
-        """Each player's hand into their own row's hand plane, every hand unpacked in one numpy call."""
-        packed = np.array(deal.hands, dtype="<u8").view(np.uint8)
-        planes = np.unpackbits(packed, bitorder="little").reshape(len(deal.hands), 64)[:, :NUM_CARDS]
-        hand = self._o["hand"]
-        if deal.seats == self._all_seats:
-            self.obs[:, hand] = planes
-        else:  # a tie-break deal among some seats (fancy indexing: slower, rarely needed)
-            self.obs[list(deal.seats), hand] = planes
 
     def match_numbers(self, totals, deals_played: int) -> None:
         """Write the match scores, deals played and deals left (or threshold gap) into every row."""
