@@ -54,10 +54,6 @@ _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dty
 _OTHER_SUITS_ROWS = tuple(1 - row for row in _SUIT_ROWS)
 
 
-def _lowest_suit(cards: int) -> int:
-    return ((cards & -cards).bit_length() - 1) // NUM_RANKS
-
-
 def _legal_mask(deal, hand_plane: np.ndarray) -> np.ndarray:
     """The acting player's legal actions as int8 (plain rules: card actions only).
 
@@ -69,10 +65,11 @@ def _legal_mask(deal, hand_plane: np.ndarray) -> np.ndarray:
     hand = deal.hands[deal.to_act]
     if legal == hand:
         return hand_plane.copy()
-    suit = _lowest_suit(legal)
+    suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS  # of the lowest legal card
     if legal == hand & SUIT_MASKS[suit]:
         return hand_plane * _SUIT_ROWS[suit]
-    dropped = _lowest_suit(hand ^ legal)
+    left_out = hand ^ legal
+    dropped = ((left_out & -left_out).bit_length() - 1) // NUM_RANKS  # of the lowest card left out
     if legal == hand & ~SUIT_MASKS[dropped]:
         return hand_plane * _OTHER_SUITS_ROWS[dropped]
     return deal.legal_mask()
@@ -275,10 +272,10 @@ class BlackMariaEnv(AECEnv):
         deal.step(action)  # raises IllegalActionError, leaving everything unchanged, in "raise" mode
         if self._dirty:
             self._clear_deal_end()
-        seat = deal.seats[p]
-        self._cumulative_rewards[self.possible_agents[seat]] = 0
+        self._cumulative_rewards[self.agent_selection] = 0
         if self._plain and deal.renege is None:
             tracker = self._tracker
+            seat = deal.seats[p]
             if phase == PLAY:
                 tracker.card_played(seat, int(action), led, deal.hearts_broken and not broken)
                 if not deal.trick:
