@@ -134,7 +134,9 @@ class BlackMariaEnv(AECEnv):
         n = self.rules.num_players
         # Rules with issue-6 options (extra phases, two decks, teams...) are observed through the
         # reference encoder at each observe(); the classic presets keep the incremental tracker.
+        # Only those options add decisions beyond the 52 cards, which the plain path relies on.
         self._plain = not self.rules.uses_extensions
+        assert not self._plain or self.rules.num_actions == NUM_CARDS
         if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
             raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
         self.episode = episode

@@ -72,7 +72,7 @@ class ObservationTracker:
         self.n = n
         self._o = o
         self._buffer = bytearray(n * width)
-        self._spans = memoryview(self._buffer)  # slice writes: a memoryview's are about 3x cheaper
+        self._view = memoryview(self._buffer)  # the same bytes: a memoryview writes runs of cells about 3x faster
         self.obs = np.frombuffer(self._buffer, dtype=np.int8).reshape(n, width)
         #: Each seat's row and the hand plane in it, as numpy views (observe copies them).
         self.rows = [self.obs[me] for me in range(n)]
@@ -142,11 +142,11 @@ class ObservationTracker:
         Plain bytes work throughout: a deal starts every 60 or so decisions, by which time
         numpy's code has left the CPU caches, and a cold numpy call costs several µs.
         """
-        spans = self._spans
-        spans[:] = self._opening(deal)
+        view = self._view
+        view[:] = self._opening(deal)
         for pos, seat in enumerate(deal.seats):
             hand = self._hand[seat]
-            spans[hand:hand + NUM_CARDS] = _card_plane(deal.hands[pos])
+            view[hand:hand + NUM_CARDS] = _card_plane(deal.hands[pos])
         self.match_numbers(totals, deals_played)
 
     def _opening(self, deal: Deal) -> bytes:
@@ -236,9 +236,9 @@ class ObservationTracker:
 
     def trick_done(self, deal: Deal) -> None:
         """The last trick of ``deal.tricks`` has just been won: clear the trick, count the points."""
-        spans = self._spans
+        view = self._view
         for span, zeros in self._trick_spans:
-            spans[span] = zeros
+            view[span] = zeros
         buf = self._buffer
         winner_pos = deal.tricks[-1][2]
         _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured[winner_pos])
