@@ -67,15 +67,16 @@ def deal_cards(
     Returns ``(hands, kitty)``: hands as masks with one deck, as sorted card-id tuples
     (a card twice when held twice) with two; the kitty is the cards left over.
     """
-    deck = _deck_cards(rules, num_players)
+    deck, bits = _deck_cards(rules, num_players)
     order = rng.permutation(len(deck)).tolist()
     dealt = len(deck) - len(deck) % num_players
     eldest = (dealer + 1) % num_players
     kitty = tuple(sorted(deck[j] for j in order[dealt:]))
     if rules.decks == 1:
         hands = [0] * num_players
-        for i, j in enumerate(order[:dealt]):
-            hands[(eldest + i) % num_players] |= 1 << deck[j]
+        for i in range(num_players):
+            # The i-th card dealt and every num_players-th after it; distinct bits, so the sum is their union.
+            hands[(eldest + i) % num_players] = sum(map(bits.__getitem__, order[i:dealt:num_players]))
         return hands, kitty
     lists: list[list[int]] = [[] for _ in range(num_players)]
     for i, j in enumerate(order[:dealt]):
@@ -84,9 +85,11 @@ def deal_cards(
 
 
 @lru_cache(maxsize=256)
-def _deck_cards(rules: Rules, num_players: int) -> tuple[int, ...]:
-    """Every card dealt among ``num_players``, each deck's copy listed (cached: a deal starts often)."""
-    return tuple(cards_of(rules.deck_mask(num_players))) * rules.decks
+def _deck_cards(rules: Rules, num_players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Every card dealt among ``num_players``, each deck's copy listed, and each one's bit
+    (cached: a deal starts often)."""
+    deck = tuple(cards_of(rules.deck_mask(num_players))) * rules.decks
+    return deck, tuple(1 << c for c in deck)
 
 
 @lru_cache(maxsize=256)
@@ -139,7 +142,7 @@ class Deal:
         self.deals_before = deals_before
         self.two_decks = rules.decks == 2
         masks, doubles = _hand_masks(rules, hands)
-        self.kitty = tuple(sorted(int(c) for c in kitty))
+        self.kitty = tuple(sorted(map(int, kitty)))
         _check_hands(rules, masks, doubles, self.kitty)
         if not 0 <= dealer < k:
             raise ValueError(f"dealer must be a position in 0..{k - 1}, got {dealer}")
@@ -269,7 +272,8 @@ class Deal:
 
     def step(self, action: int) -> None:
         """Apply the action of the position to act."""
-        if self.phase == DONE:
+        phase = self.phase
+        if phase == DONE:
             raise IllegalActionError("the deal is over; no more actions are taken")
         if type(action) is not int:  # the common case, a plain int, skips these checks
             if isinstance(action, bool) or not isinstance(action, np.integer):
@@ -282,7 +286,6 @@ class Deal:
         if not self.legal & bit:
             self._illegal(action)
             return
-        phase = self.phase
         if phase == PLAY:
             self._play(action, bit)
         elif phase == PASS:
@@ -628,7 +631,11 @@ class Deal:
         trick = self.trick
         if self._plain_tricks:
             led = self.led_suit
-            winner = (self.leader + trick.index(max(c for c in trick if c // NUM_RANKS == led))) % self.num_players
+            best = trick[0]  # the lead: the highest card of its suit wins (a plain loop beats max() over a generator)
+            for c in trick:
+                if c > best and c // NUM_RANKS == led:
+                    best = c
+            winner = (self.leader + trick.index(best)) % self.num_players
         else:
             winner = self._trick_winner(trick)
             self.trick_len = self.num_players
@@ -778,7 +785,7 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         wrong = [f"{card_str(c)} x{counts[c]}" for c in range(NUM_CARDS) if counts[c] != (2 if expected >> c & 1 else 0)]
         if wrong:
             raise ValueError(f"hands and kitty must hold every card exactly twice (two decks); wrong counts: {wrong}")
-    sizes = [bin(m).count("1") + bin(d).count("1") for m, d in zip(masks, doubles)]
+    sizes = [m.bit_count() + d.bit_count() for m, d in zip(masks, doubles)]
     if len(set(sizes)) != 1:
         raise ValueError(f"hands must all be the same size, got sizes {sizes}")
 

@@ -34,10 +34,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of, parse_card
-from ..deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
+from ..deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
-from ..observation import LAYOUT_VERSION, encode, offsets, size_for
+from ..observation import LAYOUT_VERSION, encode, size_for
 from ..rewards import REWARD_MODES, deal_rewards
 from ..rules import OPTION_NAMES, Rules, make_rules
 from .render import render_table
@@ -50,6 +50,29 @@ ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "
 RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate", "kitty")
 #: One int8 row per suit with ones on that suit's cards: a hand row times it keeps that suit.
 _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dtype=np.int8) for s in range(4))
+#: One int8 row per suit with ones on every other suit's cards: a hand row times it drops that suit.
+_OTHER_SUITS_ROWS = tuple(1 - row for row in _SUIT_ROWS)
+
+
+def _legal_mask(deal, hand_plane: np.ndarray) -> np.ndarray:
+    """The acting player's legal actions as int8 (plain rules: card actions only).
+
+    Most often they are the whole hand, one suit of it (following suit) or the hand less
+    one suit (no heart lead yet), and the observation row already holds the hand: copying
+    or masking that plane is several times cheaper than unpacking the bit mask.
+    """
+    legal = deal.legal
+    hand = deal.hands[deal.to_act]
+    if legal == hand:
+        return hand_plane.copy()
+    suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS  # of the lowest legal card
+    if legal == hand & SUIT_MASKS[suit]:
+        return hand_plane * _SUIT_ROWS[suit]
+    left_out = hand ^ legal
+    dropped = ((left_out & -left_out).bit_length() - 1) // NUM_RANKS  # of the lowest card left out
+    if legal == hand & ~SUIT_MASKS[dropped]:
+        return hand_plane * _OTHER_SUITS_ROWS[dropped]
+    return deal.legal_mask()
 
 
 def _check_choice(name: str, value: Any, allowed) -> None:
@@ -111,7 +134,9 @@ class BlackMariaEnv(AECEnv):
         n = self.rules.num_players
         # Rules with issue-6 options (extra phases, two decks, teams...) are observed through the
         # reference encoder at each observe(); the classic presets keep the incremental tracker.
+        # Only those options add decisions beyond the 52 cards, which the plain path relies on.
         self._plain = not self.rules.uses_extensions
+        assert not self._plain or self.rules.num_actions == NUM_CARDS
         if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
             raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
         self.episode = episode
@@ -124,7 +149,7 @@ class BlackMariaEnv(AECEnv):
 
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        num_actions = self._num_actions = self.rules.num_actions
+        num_actions = self.rules.num_actions
         obs_space = spaces.Dict({
             "observation": spaces.Box(-128, 127, (size_for(self.rules),), np.int8),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
@@ -133,7 +158,6 @@ class BlackMariaEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
         self._tracker = ObservationTracker(self.rules)
-        self._hand_cell = offsets(n)["hand"].start
         self._rng: np.random.Generator | None = None
         self._episodes = 0
         self._first_dealer = 0
@@ -160,18 +184,10 @@ class BlackMariaEnv(AECEnv):
         cards left over, with given hands, where the rules have a kitty. Unknown keys are
         ignored with a warning (PettingZoo's api_test passes an arbitrary option).
         """
-        options = dict(options or {})
-        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
-        if unknown:
-            warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=2)
-        hands, dealer, direction = self._deal_options(options)  # refuse bad options before changing anything
-        kitty = options.get("kitty", ())
-        if isinstance(kitty, str):
-            kitty = kitty.split()
-        try:
-            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
+        hands = dealer = direction = None
+        kitty: tuple[int, ...] = ()
+        if options:  # refuse bad options before changing anything
+            hands, dealer, direction, kitty = self._deal_options(dict(options))
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self._episodes = 0
@@ -195,16 +211,20 @@ class BlackMariaEnv(AECEnv):
         self._over = False
         self._dirty = False
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         if self._plain:
             self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = self.possible_agents[self._deal.current_seat]
 
     def _deal_options(self, options: dict[str, Any]):
+        """``(hands, dealer, direction, kitty)`` read from reset's options, or ValueError."""
+        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
+        if unknown:
+            warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=3)
         n = self.rules.num_players
         rotate = options.get("rotate", 0)
         if isinstance(rotate, bool) or not isinstance(rotate, (int, np.integer)):
@@ -227,7 +247,14 @@ class BlackMariaEnv(AECEnv):
             raise ValueError(
                 f"options['pass_direction']={direction!r} is not allowed; allowed: {list(self.rules.pass_cycle)}"
             )
-        return hands, dealer, direction
+        kitty = options.get("kitty", ())
+        if isinstance(kitty, str):
+            kitty = kitty.split()
+        try:
+            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
+        return hands, dealer, direction, kitty
 
     # ------------------------------------------------------------------ step
 
@@ -241,26 +268,24 @@ class BlackMariaEnv(AECEnv):
                 f"{self.agent_selection} must act: action None is only for agents whose episode has ended"
             )
         p = deal.to_act
-        seat = deal.seats[p]
         phase = deal.phase
-        trick_len = len(deal.trick)
         led = deal.led_suit
         broken = deal.hearts_broken
         deal.step(action)  # raises IllegalActionError, leaving everything unchanged, in "raise" mode
         if self._dirty:
             self._clear_deal_end()
         self._cumulative_rewards[self.agent_selection] = 0
-        tracker = self._tracker
-        if deal.renege is None and self._plain:
-            card = int(action)
-            if phase == PASS:
-                tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], card)
-                if deal.phase != PASS:
-                    tracker.passes_moved(deal)
-            else:
-                tracker.card_played(seat, card, trick_len, led, deal.hearts_broken and not broken)
+        if self._plain and deal.renege is None:
+            tracker = self._tracker
+            seat = deal.seats[p]
+            if phase == PLAY:
+                tracker.card_played(seat, int(action), led, deal.hearts_broken and not broken)
                 if not deal.trick:
                     tracker.trick_done(deal)
+            else:
+                tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], int(action))
+                if deal.phase != PASS:
+                    tracker.passes_moved(deal)
         if deal.phase == DONE:
             self._end_deal()
         else:
@@ -319,33 +344,17 @@ class BlackMariaEnv(AECEnv):
             acting = not self._over and deal.seats[deal.to_act] == seat
             mask = deal.legal_mask() if acting else np.zeros(self.rules.num_actions, dtype=np.int8)
             return {"observation": row, "action_mask": mask}
-        row = self._tracker.obs[seat]
+        tracker = self._tracker
         if not self._over and deal.seats[deal.to_act] == seat:
-            mask = self._legal_mask(deal, row)
+            mask = _legal_mask(deal, tracker.hand_planes[seat])
         else:
-            mask = np.zeros(self._num_actions, dtype=np.int8)
-        return {"observation": row.copy(), "action_mask": mask}
+            mask = np.zeros(NUM_CARDS, dtype=np.int8)  # plain rules: the 52 card actions only
+        return {"observation": tracker.rows[seat].copy(), "action_mask": mask}
 
     def _encoded(self, seat: int) -> np.ndarray:
         """The reference encoder's vector of ``seat`` (rules with issue-6 options)."""
         match = self.match
         return encode(information_state(self._deal, seat, match.totals, match.deals_played))
-
-    def _legal_mask(self, deal, row: np.ndarray) -> np.ndarray:
-        """The acting player's legal actions as int8. Most often they are the whole hand or one
-        suit of it, which the observation row already holds: copying or masking that slice is
-        several times cheaper than unpacking the bit mask."""
-        legal = deal.legal
-        hand = deal.hands[deal.to_act]
-        h = self._hand_cell
-        if self._num_actions != NUM_CARDS:  # extra decision ids: the hand slice is too short
-            hand = -1
-        if legal == hand:
-            return row[h:h + NUM_CARDS].copy()
-        suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS
-        if hand >= 0 and legal == hand & SUIT_MASKS[suit]:
-            return row[h:h + NUM_CARDS] * _SUIT_ROWS[suit]
-        return deal.legal_mask()
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""

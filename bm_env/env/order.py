@@ -82,6 +82,13 @@ class FastOrderEnforcingWrapper(OrderEnforcingWrapper):
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # Once reset, observe() and last() have nothing left to check: the wrapped environment's
+        # own methods, bound on the instance, answer them without a call through this wrapper.
+        self.observe = self.env.observe
+        self.last = self.env.last
+
     def observe(self, agent: str) -> Any:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()

@@ -2,11 +2,19 @@
 
 Rebuilding an observation with :func:`bm_env.observation.encode` costs about 40 µs; a
 move changes only a handful of cells (the mover's hand, one "played" and one "trick"
-cell per observer, a void, a points counter). The environment therefore keeps one int8
-row per match seat and writes just those cells, through memoryviews (a memoryview item
-write is several times cheaper than a numpy one). The rows must always equal
-``encode(information_state(deal, seat, match.totals, match.deals_played))``; the tests
-check that after every decision of random play in every preset and player count.
+cell per observer, a void, a points counter). The environment therefore keeps every
+seat's int8 row in one flat ``bytearray`` (which :attr:`ObservationTracker.obs` views as
+an ``(n, size)`` numpy array) and writes just those cells. A bytearray item write is the
+cheapest cell write Python has (several times cheaper than a numpy one; runs of cells,
+such as a trick's planes cleared at its end, go through a memoryview of the same bytes,
+whose slice writes are cheaper still), and the flat positions of the cells each event
+sets are worked out once, by part name from :func:`bm_env.observation.offsets`, so a
+move costs one short loop of item writes. A bytearray holds bytes, so a negative number
+is written as its two's-complement byte, which numpy reads back as the same int8.
+
+The rows must always equal ``encode(information_state(deal, seat, match.totals,
+match.deals_played))``; the tests check that after every decision of random play in
+every preset and player count.
 
 All positions below are match seats; the tracker maps a deal's positions to seats with
 ``deal.seats`` (a tie-break deal among some players has fewer positions than seats).
@@ -14,12 +22,43 @@ All positions below are match seats; the tracker maps a deal's positions to seat
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
-from ..cards import NUM_RANKS, iter_cards
+from ..cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
 from ..deal import PASS, PLAY, Deal
 from ..observation import encode_rules, offsets, size, split_number
 from ..rules import Rules
+
+
+def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:
+    """Write ``v`` as its (coarse, fine) cell pair starting at each of ``cells``."""
+    coarse, fine = split_number(v)
+    coarse &= 0xFF  # the int8 two's-complement byte of a negative coarse part
+    for i in cells:
+        buf[i] = coarse
+        buf[i + 1] = fine
+
+
+#: The eight cells a byte of a card mask stands for: its bits, lowest first, one 0/1 cell each.
+_BYTE_CELLS = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
+
+
+def _card_plane(mask: int) -> bytes:
+    """The 52 cells of a card plane with a 1 at each card of ``mask``."""
+    return b"".join(map(_BYTE_CELLS.__getitem__, mask.to_bytes(7, "little")))[:NUM_CARDS]
+
+
+def _merged_spans(spans: list[tuple[int, int]]) -> list[tuple[slice, bytes]]:
+    """Adjacent ``(start, stop)`` ranges joined, each as a slice with the zero bytes that clear it."""
+    merged: list[list[int]] = []
+    for start, stop in sorted(spans):
+        if merged and merged[-1][1] == start:
+            merged[-1][1] = stop
+        else:
+            merged.append([start, stop])
+    return [(slice(start, stop), bytes(stop - start)) for start, stop in merged]
 
 
 class ObservationTracker:
@@ -27,45 +66,64 @@ class ObservationTracker:
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
+        o = offsets(n)
+        width = size(n)
         self.rules = rules
         self.n = n
-        o = offsets(n)
-        self.obs = np.zeros((n, size(n)), dtype=np.int8)
-        self.rows = [memoryview(self.obs[i]) for i in range(n)]
-        self._templates: dict[int, np.ndarray] = {}
         self._o = o
-        self._hand = o["hand"].start
-        self._received = o["received"].start
-        self._phase = o["phase"].start
-        self._led = o["led_suit"].start
-        self._tricks_played = o["tricks_played"].start
-        self._hearts = o["hearts_broken"].start
+        self._buffer = bytearray(n * width)
+        self._view = memoryview(self._buffer)  # the same bytes: a memoryview writes runs of cells about 3x faster
+        self.obs = np.frombuffer(self._buffer, dtype=np.int8).reshape(n, width)
+        #: Each seat's row and the hand plane in it, as numpy views (observe copies them).
+        self.rows = [self.obs[me] for me in range(n)]
+        self.hand_planes = [row[o["hand"]] for row in self.rows]
+        self._templates: dict[int, np.ndarray] = {}
+        self._openings: dict[tuple, bytes] = {}
+        observers = range(n)
 
-        # table[me][seat]: the cell where the part about `seat`, as observer `me` sees it, starts.
-        def per_seat_part(name_of_rel) -> list[list[int]]:
-            return [[name_of_rel((s - me) % n) for s in range(n)] for me in range(n)]
+        def at(me: int, part: str, index: int = 0) -> int:
+            """Flat position of cell ``index`` of ``part`` in observer ``me``'s row."""
+            return me * width + o[part].start + index
 
-        def cells(part: str, stride: int):
-            return per_seat_part(lambda r: o[part].start + stride * r)
+        def about(part: str, seat: int, stride: int = 1) -> tuple[int, ...]:
+            """In every observer's row, the cell where ``part`` holds ``seat`` (seats are relative to the observer)."""
+            return tuple(at(me, part, stride * ((seat - me) % n)) for me in observers)
 
-        self._played = per_seat_part(lambda r: o[f"played_by_seat{r}"].start)
-        self._trick = per_seat_part(lambda r: o[f"trick_card_seat{r}"].start)
-        self._passed = per_seat_part(lambda r: o[f"passed_to_seat{r}"].start if r else -1)
-        self._leader = cells("trick_leader", 1)
-        self._voids = cells("voids", 4)
-        self._points = cells("points_taken", 2)
-        self._scores = cells("match_scores", 2)
-        self._receiver = cells("pass_receiver", 1)
-        self._in_deal = cells("in_deal", 1)
-        self._dealer = cells("dealer", 1)
-        self._points_of_seat = [[self._points[me][s] for me in range(n)] for s in range(n)]
-        self._trick_cells: list[tuple[memoryview, int]] = []
-        # What one card played by `seat` changes in every observer's row.
-        self._per_seat = [
-            [(self.rows[me], self._played[me][s], self._trick[me][s], self._leader[me][s], self._voids[me][s])
-             for me in range(n)]
+        def plane(prefix: str, me: int, seat: int) -> int:
+            """Where the card plane ``prefix{r}`` about ``seat`` starts in observer ``me``'s row."""
+            return at(me, f"{prefix}{(seat - me) % n}")
+
+        self._hand = [at(me, "hand") for me in observers]
+        self._received = [at(me, "received") for me in observers]
+        self._passed = [[plane("passed_to_seat", me, s) if s != me else -1 for s in range(n)] for me in observers]
+        self._phase = tuple(at(me, "phase") for me in observers)
+        self._hearts = tuple(at(me, "hearts_broken") for me in observers)
+        self._tricks_played = tuple(at(me, "tricks_played") for me in observers)
+        self._points = [about("points_taken", s, 2) for s in range(n)]
+        self._scores = [about("match_scores", s, 2) for s in range(n)]
+        self._deals_played = tuple(at(me, "deals_played") for me in observers)
+        self._deals_left = tuple(at(me, "deals_left") for me in observers)
+        self._threshold_gap = tuple(at(me, "threshold_gap") for me in observers)
+        # The cells one card played by `seat` sets in every row: its "played" and "trick" cells,
+        # and when it leads, the trick leader and the led suit too; a void when it does not follow.
+        self._follow_cells = [
+            [tuple(plane(p, me, s) + c for me in observers for p in ("played_by_seat", "trick_card_seat"))
+             for c in range(NUM_CARDS)]
             for s in range(n)
         ]
+        self._lead_cells = [
+            [self._follow_cells[s][c] + about("trick_leader", s)
+             + tuple(at(me, "led_suit", c // NUM_RANKS) for me in observers)
+             for c in range(NUM_CARDS)]
+            for s in range(n)
+        ]
+        self._void_cells = [[tuple(i + suit for i in about("voids", s, 4)) for suit in range(NUM_SUITS)]
+                            for s in range(n)]
+        # Everything a trick sets and its end clears: the trick planes, the leader, the led suit.
+        trick_parts = [f"trick_card_seat{r}" for r in range(n)] + ["trick_leader", "led_suit"]
+        self._trick_spans = _merged_spans(
+            [(me * width + o[p].start, me * width + o[p].stop) for me in observers for p in trick_parts]
+        )
 
     # ------------------------------------------------------------------ whole rows
 
@@ -79,115 +137,118 @@ class ObservationTracker:
         return t
 
     def start(self, deal: Deal, totals, deals_played: int) -> None:
-        """Write every row for a deal that has just begun (no decision taken yet)."""
+        """Write every row for a deal that has just begun (no decision taken yet).
+
+        Plain bytes work throughout: a deal starts every 60 or so decisions, by which time
+        numpy's code has left the CPU caches, and a cold numpy call costs several µs.
+        """
+        view = self._view
+        view[:] = self._opening(deal)
+        for pos, seat in enumerate(deal.seats):
+            hand = self._hand[seat]
+            view[hand:hand + NUM_CARDS] = _card_plane(deal.hands[pos])
+        self.match_numbers(totals, deals_played)
+
+    def _opening(self, deal: Deal) -> bytes:
+        """Every row at the start of ``deal`` but the hands and the match numbers.
+
+        It depends only on who plays, who deals and how the deal passes, so it is built
+        cell by cell once per such setting and copied in one go at every later start.
+        """
+        key = (deal.seats, deal.dealer, deal.phase, deal.pass_count, deal.pass_offset)
+        rows = self._openings.get(key)
+        if rows is None:
+            rows = self._openings[key] = self._build_opening(deal).tobytes()
+        return rows
+
+    def _build_opening(self, deal: Deal) -> np.ndarray:
         n = self.n
+        o = self._o
         seats = deal.seats
         k = len(seats)
-        self.obs[:] = self._template(k)
-        o = self._o
+        rows = np.tile(self._template(k), (n, 1))
         phase = 0 if deal.phase == PASS else 1 if deal.phase == PLAY else -1
         dealer_seat = seats[deal.dealer]
-        for me in range(n):
-            row = self.rows[me]
-            pos = seats.index(me) if me in seats else None
-            if pos is not None:
-                for c in iter_cards(deal.hands[pos]):
-                    row[self._hand + c] = 1
+        for me, row in enumerate(rows):
             if phase >= 0:
-                row[self._phase + phase] = 1
+                row[o["phase"].start + phase] = 1
+            receiver = me
             if deal.pass_count:
-                receiver = seats[((pos or 0) + deal.pass_offset) % k]
-                row[self._receiver[me][receiver]] = 1
-            else:
-                row[self._receiver[me][me]] = 1
+                pos = seats.index(me) if me in seats else 0
+                receiver = seats[(pos + deal.pass_offset) % k]
+            row[o["pass_receiver"].start + (receiver - me) % n] = 1
             row[o["pass_count"].start] = deal.pass_count
             for s in seats:
-                row[self._in_deal[me][s]] = 1
-            row[self._dealer[me][dealer_seat]] = 1
+                row[o["in_deal"].start + (s - me) % n] = 1
+            row[o["dealer"].start + (dealer_seat - me) % n] = 1
             row[o["tie_break_deal"].start] = k < n
-        self.match_numbers(totals, deals_played)
+        return rows
 
     def match_numbers(self, totals, deals_played: int) -> None:
         """Write the match scores, deals played and deals left (or threshold gap) into every row."""
         rules = self.rules
-        o = self._o
+        buf = self._buffer
+        for s, total in enumerate(totals):
+            _put_number(buf, self._scores[s], total)
+        _put_number(buf, self._deals_played, deals_played)
         if rules.match_end == "deals":
-            slot, value = o["deals_left"].start, max(rules.match_deals - deals_played, 0)
+            _put_number(buf, self._deals_left, max(rules.match_deals - deals_played, 0))
         else:
-            slot, value = o["threshold_gap"].start, rules.match_threshold - max(totals)
-        played = split_number(deals_played)
-        gap = split_number(value)
-        split_totals = [split_number(t) for t in totals]
-        for me in range(self.n):
-            row = self.rows[me]
-            for s in range(self.n):
-                base = self._scores[me][s]
-                row[base], row[base + 1] = split_totals[s]
-            row[o["deals_played"].start], row[o["deals_played"].start + 1] = played
-            row[slot], row[slot + 1] = gap
+            _put_number(buf, self._threshold_gap, rules.match_threshold - max(totals))
 
     # ------------------------------------------------------------------ moves
 
     def pass_pick(self, seat: int, receiver: int, card: int) -> None:
         """``seat`` put ``card`` aside for ``receiver``: only the passer's own row changes."""
-        row = self.rows[seat]
-        row[self._hand + card] = 0
-        row[self._passed[seat][receiver] + card] = 1
+        buf = self._buffer
+        buf[self._hand[seat] + card] = 0
+        buf[self._passed[seat][receiver] + card] = 1
 
     def passes_moved(self, deal: Deal) -> None:
         """Every player has passed: the cards reach their receivers and play begins."""
-        seats = deal.seats
+        buf = self._buffer
         for q, received in enumerate(deal.received):
-            row = self.rows[seats[q]]
+            seat = deal.seats[q]
+            hand, got = self._hand[seat], self._received[seat]
             for c in iter_cards(received):
-                row[self._hand + c] = 1
-                row[self._received + c] = 1
-        for row in self.rows:
-            row[self._phase] = 0
-            row[self._phase + 1] = 1
+                buf[hand + c] = 1
+                buf[got + c] = 1
+        for i in self._phase:
+            buf[i] = 0
+            buf[i + 1] = 1
 
-    def card_played(self, seat: int, card: int, trick_len: int, led_suit: int, broke_hearts: bool) -> None:
-        """``seat`` played ``card`` as the ``trick_len``-th card of the trick (0 = the lead)."""
-        self.rows[seat][self._hand + card] = 0
-        suit = card // NUM_RANKS
-        led = self._led
-        if trick_len == 0:
-            self._trick_cells = cells = []  # every cell the trick sets, so that trick_done can clear them
-            for row, played, trick, leader, voids in self._per_seat[seat]:
-                row[played + card] = 1
-                row[trick + card] = 1
-                row[leader] = 1
-                row[led + suit] = 1
-                cells += ((row, trick + card), (row, leader), (row, led + suit))
+    def card_played(self, seat: int, card: int, led_suit: int, broke_hearts: bool) -> None:
+        """``seat`` played ``card`` to a trick led in ``led_suit`` (-1: ``card`` leads it)."""
+        buf = self._buffer
+        buf[self._hand[seat] + card] = 0
+        if led_suit < 0:
+            cells = self._lead_cells[seat][card]
         else:
-            cells = self._trick_cells
-            for row, played, trick, leader, voids in self._per_seat[seat]:
-                row[played + card] = 1
-                row[trick + card] = 1
-                cells.append((row, trick + card))
-                if suit != led_suit:
-                    row[voids + led_suit] = 1
+            cells = self._follow_cells[seat][card]
+            if card // NUM_RANKS != led_suit:
+                for i in self._void_cells[seat][led_suit]:
+                    buf[i] = 1
+        for i in cells:
+            buf[i] = 1
         if broke_hearts:
-            for row in self.rows:
-                row[self._hearts] = 1
+            for i in self._hearts:
+                buf[i] = 1
 
     def trick_done(self, deal: Deal) -> None:
         """The last trick of ``deal.tricks`` has just been won: clear the trick, count the points."""
-        for row, i in self._trick_cells:
-            row[i] = 0
+        view = self._view
+        for span, zeros in self._trick_spans:
+            view[span] = zeros
+        buf = self._buffer
         winner_pos = deal.tricks[-1][2]
-        coarse, fine = split_number(deal.captured[winner_pos])
-        points = self._points_of_seat[deal.seats[winner_pos]]
+        _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured[winner_pos])
         tricks = len(deal.tricks)
-        at = self._tricks_played
-        for row, cell in zip(self.rows, points):
-            row[cell] = coarse
-            row[cell + 1] = fine
-            row[at] = tricks
+        for i in self._tricks_played:
+            buf[i] = tricks
 
     def deal_over(self) -> None:
         """The deal has ended: neither phase cell is set."""
-        for row in self.rows:
-            row[self._phase] = 0
-            row[self._phase + 1] = 0
-
+        buf = self._buffer
+        for i in self._phase:
+            buf[i] = 0
+            buf[i + 1] = 0
