@@ -6,6 +6,7 @@ import pytest
 from bm_env.black_maria_v0 import raw_env
 from bm_env.cards import SUIT_MASKS, cards_of
 from bm_env.deal import PASS, deal_hands
+from bm_env.observation import offsets
 
 
 def _play(kwargs, hands, dealer, actions, observer):
@@ -90,7 +91,7 @@ def test_received_cards_are_invisible_until_every_player_has_passed():
     assert len(seen_a) == len(seen_b) == 9
     for va, vb in zip(seen_a, seen_b):
         np.testing.assert_array_equal(va, vb)
-    received = slice(52 * 3, 52 * 4)  # hand, passed_to_seat1, passed_to_seat2, received
+    received = offsets(3)["received"]
     assert not any(v[received].any() for v in seen_a)
     assert info_a.received != info_b.received
     assert sorted(np.flatnonzero(after_a[received])) == sorted(info_a.received)
@@ -118,7 +119,9 @@ def test_state_holds_every_hand_but_observe_does_not():
     assert sorted(np.flatnonzero(obs0[:52])) == cards_of(deal.hands[0])
     others = deal.hands[1] | deal.hands[2]
     # No 52-card plane of seat 0's observation holds another seat's cards at this point (nothing played yet).
-    for start in range(0, 52 * 10, 52):
-        plane = set(np.flatnonzero(obs0[start:start + 52]))
+    card_planes = [sl for name, sl in offsets(3).items() if sl.stop - sl.start == 52 and name not in ("no_pass_cards", "card_values")]
+    assert len(card_planes) == 10  # hand, received, played and trick card of 3 seats, passed to 2 seats
+    for sl in card_planes:
+        plane = set(np.flatnonzero(obs0[sl]))
         assert not plane & set(cards_of(others))
     assert e.state_space.contains(st)
