@@ -67,6 +67,10 @@ class VectorEngine:
         values = [v if self.deck >> c & 1 else 0 for c, v in enumerate(rules.card_values)]
         self.values = np.array(values + [0], dtype=np.int16)  # index 52: no card
         self.penalty_total = sum(v for v in values if v > 0)
+        # Penalty points apart from the captured total only where a moon rule reads them and a
+        # negative card makes them differ; clean tricks only where they score.
+        self._penalty_apart = rules.moon != "off" and min(values) < 0
+        self._count_clean = rules.clean_trick_bonus != 0
         self.penalty_mask = np.uint64(sum(1 << c for c, v in enumerate(values) if v > 0))
         self.no_pass = np.uint64(sum(1 << c for c in rules.no_pass_cards))
         low = self.deck & _CLUBS
@@ -375,9 +379,11 @@ class VectorEngine:
             best = np.maximum(best, key[r])
         vals = self.values[ids]
         idx = winner * N + idx_games
-        for arr, add in ((self.captured, vals.sum(axis=0)), (self.penalty_taken, np.maximum(vals, 0).sum(axis=0)),
-                         (self.clean_tricks, (vals == 0).all(axis=0))):
-            arr.reshape(-1)[idx] += add
+        self.captured.reshape(-1)[idx] += vals.sum(axis=0)
+        if self._penalty_apart:
+            self.penalty_taken.reshape(-1)[idx] += np.maximum(vals, 0).sum(axis=0)
+        if self._count_clean:
+            self.clean_tricks.reshape(-1)[idx] += (vals == 0).all(axis=0)
         self.captured_cells.reshape(-1)[idx] = number_cells(self.captured.reshape(-1)[idx])
         self.tricks[games] += 1
         self.in_trick[games] = 0
@@ -388,7 +394,8 @@ class VectorEngine:
 
     def _finish_deals(self, games: np.ndarray, last_actor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Score and re-deal the games whose last trick was just taken; returns their scores and rewards ``[games, n]``."""
-        scores = deal_scores(self.rules, self.captured[:, games], self.penalty_taken[:, games],
+        penalty = self.penalty_taken if self._penalty_apart else self.captured
+        scores = deal_scores(self.rules, self.captured[:, games], penalty[:, games],
                              self.clean_tricks[:, games], self.penalty_total)
         rewards = deal_rewards(self.rules, scores, self.reward_mode, self.normalise)
         if self.keep_final:
