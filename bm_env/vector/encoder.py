@@ -64,6 +64,8 @@ class _Scratch:
         self.passed_even = self.even[tail:tail + n // 2]
         self.passed_odd = self.odd[tail:tail + (n - 1) // 2]
         self.tail = np.empty((m, enc.size - enc.numbers.start), dtype=np.int8)  # the numbers, then the constants
+        self.rel_offsets = [(enc.rel_seat[r] * m) for r in range(n)]  # by observer: where seat r to the left starts
+        self.games = np.arange(m)
         self.tail[:, enc.constants.start - enc.numbers.start:] = enc.constant_values
 
 
@@ -150,7 +152,9 @@ class Encoder:
         me = s["to_act"]
         m = me.shape[0]
         scratch = self._scratch_for(m)
-        rel_idx = np.take(self.rel_seat * m, me, axis=1) + np.arange(m)  # [n, M]: flat index of seat r to the left
+        rel_idx = np.empty((n, m), dtype=np.int64)  # flat index, in per-seat arrays, of the seat r places to the left
+        for r, seat_offsets in enumerate(scratch.rel_offsets):
+            np.add(seat_offsets[me], scratch.games, out=rel_idx[r])
         own = rel_idx[0]
         even, odd = scratch.even, scratch.odd
         even[0] = s["hands"].reshape(-1)[own]
@@ -185,10 +189,9 @@ class Encoder:
         mask = np.unpackbits(s["legal"].view(np.uint8), bitorder="little").view(np.int8).reshape(m, 64)[:, :52]
 
         # Two cells per int16: the pass count and the tricks played, then each seat's points.
-        numbers = np.empty((n + 1, m), dtype=np.int16)
-        numbers[0] = passes | (s["tricks"] << 8)
-        numbers[1:] = s["captured_cells"].reshape(-1)[rel_idx]
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
-        tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)[...] = numbers.T
+        numbers = tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)
+        numbers[:, 0] = passes | (s["tricks"] << 8)
+        numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
         return obs, np.ascontiguousarray(mask)
