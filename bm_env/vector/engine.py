@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
+from ..cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
 from ..deal import IllegalActionError
 from ..rules import Rules, direction_offset
 from .deals import DealSource
@@ -32,12 +32,17 @@ _ONE = np.uint64(1)
 _HEARTS = np.uint64(SUIT_MASKS[HEARTS])
 _CLUBS = SUIT_MASKS[0]
 _NO_CARD = 52  # trick card id of a seat that has not played to the trick
-_SUIT = np.arange(52) // 13
+_SUIT = np.arange(NUM_CARDS) // NUM_RANKS
 _BYTE_ONES = np.uint64(0x0101010101010101)
 _BYTE_TOPS = np.uint64(0x8080808080808080)
 #: Position of the i-th set bit of each octet x, at index 8x + i (choosing the k-th legal card).
 _NTH_BIT = np.array([[b for b in range(8) if x >> b & 1][i] if i < bin(x).count("1") else 0
                      for x in range(256) for i in range(8)], dtype=np.int64)
+
+
+def _card_ids(one_card_masks: np.ndarray) -> np.ndarray:
+    """The card id of each mask holding exactly one card (the count of the bits below it)."""
+    return np.bitwise_count(one_card_masks - _ONE)
 
 
 class VectorEngine:
@@ -65,7 +70,7 @@ class VectorEngine:
         self.hand_size = rules.hand_size()
         self.deck = rules.deck_mask()
         values = [v if self.deck >> c & 1 else 0 for c, v in enumerate(rules.card_values)]
-        self.values = np.array(values + [0], dtype=np.int16)  # index 52: no card
+        self.values = np.array(values, dtype=np.int16)
         self.penalty_total = sum(v for v in values if v > 0)
         # Penalty points apart from the captured total only where a moon rule reads them and a
         # negative card makes them differ; clean tricks only where they score.
@@ -274,7 +279,7 @@ class VectorEngine:
 
     def _trick_ids(self) -> np.ndarray:
         """Card id each seat has put on the current trick (52: none yet), from the one-card trick masks."""
-        return np.where(self.trick_bits == 0, _NO_CARD, np.bitwise_count(self.trick_bits - _ONE)).astype(np.int8)
+        return np.where(self.trick_bits == 0, _NO_CARD, _card_ids(self.trick_bits)).astype(np.int8)
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
@@ -367,7 +372,7 @@ class VectorEngine:
             idx_games = self._g
         else:
             idx_games = games
-        ids = np.bitwise_count(self.trick_bits[:, games] - _ONE).astype(np.int16)  # every seat has played
+        ids = _card_ids(self.trick_bits[:, games]).astype(np.int16)  # every seat has played
         suits = _SUIT[ids]
         key = np.where(suits == self.led[games], ids, -1)
         if self.rules.trumps == "hearts":
