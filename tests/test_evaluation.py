@@ -149,6 +149,15 @@ def test_cli_refuses_a_malformed_spec(capsys):
     assert "whole number" in capsys.readouterr().err
 
 
+def test_a_missing_checkpoint_is_refused_before_any_worker_starts(capsys, tmp_path):
+    """Built inside a worker, the agent's error would leave the pool waiting for results forever."""
+    missing = tmp_path / "none.pt"
+    for cmd in (["--agents", f"policy:{missing}", "random", "random", "--workers", "2"],
+                ["--league", "random", f"policy:{missing}", "--workers", "2"]):
+        assert main(cmd + ["--boards", "2", "--no-progress"]) == 2
+        assert "does not exist" in capsys.readouterr().err
+
+
 def test_cli_prints_the_table(capsys, tmp_path):
     assert main(["--agents", "heuristic", "random", "random", "--boards", "3", "--workers", "1", "--no-progress",
                  "--out", str(tmp_path)]) == 0

@@ -24,7 +24,8 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 
-from ..agents import AgentSpecError, parse_spec
+from ..agents import AgentSpecError
+from ..agents.checkpoint import CheckpointError
 from ..config import ConfigError, load_config
 from ..rules import PRESETS, RulesError, make_rules
 
@@ -101,12 +102,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         rules = make_rules(args.preset, args.players, **overrides)
-        for spec in args.agents or args.league:
-            parse_spec(spec)
-    except (RulesError, AgentSpecError) as e:
+    except RulesError as e:
         print(f"bm-eval: {e}", file=sys.stderr)
         return 2
-    from ..evaluation import evaluate, league, write_report
+    try:
+        return _run(args, rules, overrides)
+    except (AgentSpecError, CheckpointError) as e:  # the harness builds every agent before the first game
+        print(f"bm-eval: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace, rules, overrides: dict) -> int:
+    from ..evaluation import evaluate, league, to_markdown, write_report
 
     if args.league:
         res = league(rules, args.league, args.boards, args.seed, args.workers, not args.no_progress)
@@ -124,8 +131,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{rules.num_players} players, got {len(args.agents)}", file=sys.stderr)
         return 2
     res = evaluate(rules, args.agents, args.boards, args.seed, args.workers, args.matches, not args.no_progress)
-    from ..evaluation import to_markdown
-
     print(f"preset {args.preset}, {rules.num_players} players" + (f", overrides {overrides}" if overrides else ""))
     print(to_markdown(res))
     if args.out:

@@ -19,13 +19,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..agents import make_agent, parse_spec
-from ..infostate import information_state
+from ..agents import make_agent
 from ..match import Match
-from ..observation import encode
 from ..rules import Rules
 from .boards import BOARD_SET_VERSION, make_board
-from .play import play_deal, rotation_seating
+from .play import agent_action, play_deal, rotation_seating
 from .statistics import mean_ci
 
 
@@ -112,11 +110,7 @@ def _play_match(index: int) -> tuple[int, list[list[float]]]:
         match = Match(rules, np.random.default_rng([BOARD_SET_VERSION, seed, index, 3]), first_dealer=index % n)
         while not match.is_over:
             deal = match.deal
-            seat = deal.current_seat
-            agent = agents[at_seat[seat]]
-            info = information_state(deal, seat, match.totals, match.deals_played)
-            obs = encode(info) if getattr(agent, "needs_observation", True) else None
-            match.step(agent.act(obs, deal.legal_mask(), info))
+            match.step(agent_action(agents[at_seat[deal.current_seat]], deal, match.totals, match.deals_played))
         share = [1.0 / len(match.winners) if s in match.winners else 0.0 for s in range(n)]
         out.append(share)
     return index, out
@@ -128,6 +122,13 @@ def _task(job: tuple[str, int]):
 
 
 # ---------------------------------------------------------------------- driver
+
+
+def check_agents(rules: Rules, specs: Sequence[str]) -> None:
+    """Build each agent once, so that a malformed spec or a missing, damaged or mismatched
+    checkpoint is refused here, with its message, rather than inside a worker process."""
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, rules, None)
 
 
 def evaluate(
@@ -144,8 +145,7 @@ def evaluate(
     seating = list(seating)
     if len(seating) != n:
         raise ValueError(f"the seating needs one agent spec per seat: {n} for these rules, got {len(seating)}: {seating}")
-    for spec in seating:
-        parse_spec(spec)  # refuse a bad spec before starting workers
+    check_agents(rules, seating)
     if num_boards < 1:
         raise ValueError(f"num_boards must be at least 1, got {num_boards}")
     workers = (os.cpu_count() or 1) if workers is None else workers

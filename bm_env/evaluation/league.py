@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from ..rules import Rules
-from .harness import evaluate
+from .harness import check_agents, evaluate
 from .statistics import bradley_terry, elo_ratings
 
 
@@ -51,6 +51,7 @@ def league(rules: Rules, specs: Sequence[str], num_boards: int = 200, seed: int 
     specs = list(specs)
     if len(specs) < 2 or len(set(specs)) != len(specs):
         raise ValueError(f"a league needs at least two different agent specs, got {specs}")
+    check_agents(rules, specs)  # before the first pairing, not when a bad agent's turn comes
     n = rules.num_players
     k = len(specs)
     wins = np.zeros((k, k))
