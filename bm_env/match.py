@@ -51,8 +51,10 @@ class Match:
     def next_deal_setup(self) -> tuple[tuple[int, ...], int]:
         """Seats of the next deal and the position of its dealer."""
         n = self.rules.num_players
-        seats = self.tied if self.tied is not None else tuple(range(n))
         natural = (self.first_dealer + self.deal_number) % n
+        if self.tied is None:
+            return tuple(range(n)), natural
+        seats = self.tied
         # The deal moves clockwise; in a tie-break the next tied seat from there deals.
         dealer_seat = next(s for s in ((natural + i) % n for i in range(n)) if s in seats)
         return seats, seats.index(dealer_seat)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .actions import CHARGE_DONE, MOON_ADD, PASS_ON
@@ -134,6 +135,7 @@ DIRECTION_FORMS = (
 )
 
 
+@lru_cache(maxsize=None)  # every deal asks; a regular-expression match each time cost a microsecond
 def direction_offset(direction: str, num_players: int) -> int:
     """Seat offset of the receiver for a pass direction at a table of ``num_players``; 0 = hold.
 
@@ -230,6 +232,23 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
+    def __hash__(self) -> int:
+        # Rules key the per-rules caches that every deal consults; hashing all the fields
+        # (the 52 card values among them) each time cost more than a microsecond per lookup.
+        # The hash is kept on the instance once computed and left out of pickles
+        # (:meth:`__getstate__`), since string hashes differ between processes.
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     # --- derived facts ----------------------------------------------------------------
 
     def removed_cards(self, num_players: int | None = None) -> frozenset[int]:
@@ -249,7 +268,7 @@ class Rules:
 
     def deck_mask(self, num_players: int | None = None) -> int:
         """Bit mask of the cards dealt among ``num_players``."""
-        return FULL_DECK & ~mask_of(self.removed_cards(num_players))
+        return _deck_mask(self, self.num_players if num_players is None else num_players)
 
     def hand_size(self, num_players: int | None = None) -> int:
         n = self.num_players if num_players is None else num_players
@@ -343,6 +362,12 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be given as a mapping of option names to values, got {type(data).__name__}")
         return _construct(dict(data))
+
+
+@lru_cache(maxsize=256)
+def _deck_mask(rules: Rules, num_players: int) -> int:
+    """:meth:`Rules.deck_mask`, cached: every deal checks its hands against it."""
+    return FULL_DECK & ~mask_of(rules.removed_cards(num_players))
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
 from ..deal import PASS, PLAY, Deal
-from ..observation import encode_rules, offsets, size, split_number
+from ..observation import NUMBER_SHIFT, encode_rules, offsets, size, split_number
 from ..rules import Rules
 
 
@@ -40,6 +40,8 @@ def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:
         buf[i] = coarse
         buf[i + 1] = fine
 
+
+_FINE = (1 << NUMBER_SHIFT) - 1  # the fine part of a number's cell pair
 
 #: The eight cells a byte of a card mask stands for: its bits, lowest first, one 0/1 cell each.
 _BYTE_CELLS = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
@@ -241,7 +243,11 @@ class ObservationTracker:
             view[span] = zeros
         buf = self._buffer
         winner_pos = deal.tricks[-1][2]
-        _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured[winner_pos])
+        points = deal.captured[winner_pos]
+        coarse, fine = (points >> NUMBER_SHIFT) & 0xFF, points & _FINE  # as _put_number, inline: once a trick
+        for i in self._points[deal.seats[winner_pos]]:
+            buf[i] = coarse
+            buf[i + 1] = fine
         tricks = len(deal.tricks)
         for i in self._tricks_played:
             buf[i] = tricks
