@@ -62,4 +62,4 @@ def deal_rewards(
         total = sum(own)
         own = [x - (total - x) / (k - 1) for x in own]
     scale = deal_scale(rules, len(scores)) if normalise else 1
-    return tuple(float(x) / scale for x in own)
+    return tuple([float(x) / scale for x in own])

@@ -28,20 +28,22 @@ import numpy as np
 
 from ..cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
 from ..deal import PASS, PLAY, Deal
-from ..observation import NUMBER_SHIFT, encode_rules, offsets, size, split_number
+from ..observation import NUMBER_SHIFT, encode_rules, offsets, size
 from ..rules import Rules
+
+
+_FINE = (1 << NUMBER_SHIFT) - 1  # the fine part of a number's cell pair
 
 
 def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:
     """Write ``v`` as its (coarse, fine) cell pair starting at each of ``cells``."""
-    coarse, fine = split_number(v)
-    coarse &= 0xFF  # the int8 two's-complement byte of a negative coarse part
+    # split_number(v), inline (a deal writes a dozen numbers): the coarse part as its int8
+    # two's-complement byte, since a bytearray holds bytes.
+    coarse, fine = (v >> NUMBER_SHIFT) & 0xFF, v & _FINE
     for i in cells:
         buf[i] = coarse
         buf[i + 1] = fine
 
-
-_FINE = (1 << NUMBER_SHIFT) - 1  # the fine part of a number's cell pair
 
 #: The eight cells a byte of a card mask stands for: its bits, lowest first, one 0/1 cell each.
 _BYTE_CELLS = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
