@@ -63,6 +63,13 @@ class _Scratch:
         (self.even if (n - 1) % 2 == 0 else self.odd)[tail + (n - 1) // 2] = enc.no_pass
         self.passed_even = self.even[tail:tail + n // 2]
         self.passed_odd = self.odd[tail:tail + (n - 1) // 2]
+        # Masks two games per 13 bytes the same way, so that unpacking them gives the [m, 52] rows
+        # (3 spare bytes take the last high store's spill).
+        pairs = -(-m // 2)
+        self.mask_packed = np.zeros(13 * pairs + 3, dtype=np.uint8)
+        pair_words = lambda byte, count: np.ndarray(  # noqa: E731
+            (count,), dtype=np.uint64, buffer=self.mask_packed, offset=byte, strides=(13,))
+        self.mask_low, self.mask_high = pair_words(0, pairs), pair_words(8, m // 2)
         self.tail = np.empty((m, enc.size - enc.numbers.start), dtype=np.int8)  # the numbers, then the constants
         self.rel_offsets = [(enc.rel_seat[r] * m) for r in range(n)]  # by observer: where seat r to the left starts
         self.games = np.arange(m)
@@ -99,24 +106,31 @@ class Encoder:
         for name in _CONSTANT_FLAGS:
             sl = o[name]
             const[sl.start - base:sl.stop - base] = row[sl] == 1
-        self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)[:, None]
+        self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)
         bit = lambda name, i: o[name].start + i - base  # noqa: E731
-        self.dynamic_start = bit("phase", 0)
-        self.dynamic_width = o["hearts_broken"].stop - o["phase"].start
-        d = lambda name, i: _ONE << np.uint64(bit(name, i) - self.dynamic_start)  # noqa: E731
-        # Dynamic flag bits (relative to dynamic_start), looked up by phase * n + receiver
-        # (index 0: no pass); by seat * n + observer for a seat relative to the observer; by suit.
+        start = bit("phase", 0)  # below 8, so the dynamic block (at most 64 bits) spills at most into word 1
+        assert start < 8 and o["hearts_broken"].stop - o["phase"].start <= 64 and self.flag_words <= 2
+        self.block_shift, self.spill_shift = np.uint64(start), np.uint64(64 - start)
+        d = lambda name, i: _ONE << np.uint64(bit(name, i) - start)  # noqa: E731
+        # The dynamic flag bits, relative to `start`. The engine keeps the ones that do not
+        # depend on the observer in one word per game (its "flag bits"): phase and pass
+        # receiver, looked up by phase * n + receiver (0: no pass); led suit by suit; hearts broken.
         phase_bits = [d("phase", ph) if ph < 2 else np.uint64(0) for ph in range(3)]
         self.phase_receiver_bits = np.array([phase_bits[ph] | d("pass_receiver", r) for ph in range(3) for r in range(n)],
                                             dtype=np.uint64)
-        rel = [(s - me) % n for s in range(n) for me in range(n)]
-        self.dealer_bits = np.array([d("dealer", r) for r in rel], dtype=np.uint64)
-        self.leader_bits = np.array([d("trick_leader", r) for r in rel], dtype=np.uint64)
+        self.phase_mask = phase_bits[0] | phase_bits[1]  # XOR: passing to playing; AND NOT: the deal is over
         self.led_bits = np.array([d("led_suit", suit) for suit in range(4)], dtype=np.uint64)
-        self.void_shift = np.uint64(bit("voids", 0) - self.dynamic_start)
+        self.led_mask = np.bitwise_or.reduce(self.led_bits)
+        self.broken_bit = d("hearts_broken", 0)
+        # Dealer and trick leader relative to the observer, by the engine's code
+        # (dealer * (n + 1) + lead) * n, lead = leader + 1 while a trick is on, else 0; + observer.
+        rel = lambda seat, me: (seat - me) % n  # noqa: E731
+        self.dealer_leader_bits = np.array([
+            d("dealer", rel(dealer, me)) | (d("trick_leader", rel(lead - 1, me)) if lead else np.uint64(0))
+            for dealer in range(n) for lead in range(n + 1) for me in range(n)], dtype=np.uint64)
+        self.void_shift = np.uint64(bit("voids", 0) - start)
         self.void_mask = np.uint64((1 << 4 * n) - 1)
         self.void_rotation = np.arange(0, 4 * n, 4, dtype=np.uint64)  # by observer: the engine's doubled void word
-        self.broken_shift = np.uint64(bit("hearts_broken", 0) - self.dynamic_start)
 
         # Numbers: those that change within a deal (pass count, tricks, points), then the constant run.
         self.numbers = slice(o["pass_count"].start, o["points_taken"].stop)
@@ -135,18 +149,11 @@ class Encoder:
             self._scratch = _Scratch(self, m)
         return self._scratch
 
-    def _place(self, words: np.ndarray, bits: np.ndarray, start: int, width: int) -> None:
-        """OR a field of ``width`` bits (values ``bits``) into the words at bit ``start``."""
-        w, s = divmod(start, 64)
-        words[w] |= bits << np.uint64(s)
-        if s + width > 64:
-            words[w + 1] |= bits >> np.uint64(64 - s)
-
     def encode(self, s: dict) -> tuple[np.ndarray, np.ndarray]:
         """Observation rows ``[M, L]`` and masks ``[M, 52]`` (int8) of the acting seats ``s['to_act']``.
 
-        ``s`` holds the engine's arrays for ``M`` games: per-seat arrays ``[n, M]``,
-        ``phase`` 0 (passing), 1 (playing) or 2 (over).
+        ``s`` holds the engine's arrays for ``M`` games: per-seat arrays ``[n, M]``, and the
+        flag codes the engine keeps (``flag_bits``, ``dealer_leader``; see ``__init__``).
         """
         n = self.n
         me = s["to_act"]
@@ -174,24 +181,26 @@ class Encoder:
         for dest, words in zip(scratch.low, low):
             np.copyto(dest, words)
 
-        passes = s["pass_count"]
-        block = self.phase_receiver_bits[s["phase"] * n + off * (passes > 0)]
-        block |= self.dealer_bits[s["dealer"] * n + me]
-        block |= (self.leader_bits[s["leader"] * n + me] | self.led_bits[s["led"]]) * (s["in_trick"] > 0)
+        block = s["flag_bits"] | self.dealer_leader_bits[s["dealer_leader"] + me]
         block |= ((s["voids"] >> self.void_rotation[me]) & self.void_mask) << self.void_shift
-        block |= s["broken"].astype(np.uint64) << self.broken_shift
-        flags = np.empty((self.flag_words, m), dtype=np.uint64)
-        flags[...] = self.const_flags
-        self._place(flags, block, self.dynamic_start, self.dynamic_width)
-        scratch.flags[...] = flags.T  # last: the low bits of its first byte are the no-pass plane's
+        # Last: the low bits of the first flag byte are the no-pass plane's (constant flags).
+        scratch.flags[:, 0] = (block << self.block_shift) | self.const_flags[0]
+        if self.flag_words == 2:
+            scratch.flags[:, 1] = (block >> self.spill_shift) | self.const_flags[1]
 
         obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
-        mask = np.unpackbits(s["legal"].view(np.uint8), bitorder="little").view(np.int8).reshape(m, 64)[:, :52]
+        legal = s["legal"]
+        half = m // 2
+        np.right_shift(legal[1::2], np.uint64(12), out=scratch.mask_high)  # first: it spills into the next pair
+        np.bitwise_or(legal[0:2 * half:2], legal[1::2] << np.uint64(52), out=scratch.mask_low[:half])
+        if m % 2:
+            scratch.mask_low[half] = legal[-1]
+        mask = np.unpackbits(scratch.mask_packed, count=52 * m, bitorder="little").view(np.int8).reshape(m, 52)
 
         # Two cells per int16: the pass count and the tricks played, then each seat's points.
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
         numbers = tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)
-        numbers[:, 0] = passes | (s["tricks"] << 8)
+        numbers[:, 0] = s["pass_count"] | (s["tricks"] << 8)
         numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
-        return obs, np.ascontiguousarray(mask)
+        return obs, mask

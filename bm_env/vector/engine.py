@@ -27,7 +27,7 @@ from .encoder import Encoder, number_cells
 from .scoring import deal_rewards, deal_scores
 from .support import check_supported
 
-PASSING, PLAYING, OVER = 0, 1, 2
+PASSING, PLAYING = 0, 1
 _ONE = np.uint64(1)
 _HEARTS = np.uint64(SUIT_MASKS[HEARTS])
 _CLUBS = SUIT_MASKS[0]
@@ -83,7 +83,8 @@ class VectorEngine:
         self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
         self.dir_offsets = np.array([direction_offset(d, n) for d in rules.pass_cycle], dtype=np.int64)
         self.dir_passes = np.where(self.dir_offsets > 0, rules.passes_for(), 0)
-        self.encoder = Encoder(rules)
+        self.encoder = enc = Encoder(rules)
+        self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
         self._g = np.arange(N)
         self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
 
@@ -103,7 +104,11 @@ class VectorEngine:
         self.to_act, self.dealer, self.eldest, self.leader, self.led = z(), z(), z(), z(), z()
         self.phase, self.picked, self.in_trick, self.tricks, self.deal_number = z(), z(), z(), z(), z()
         self.direction, self.pass_offset, self.pass_count = z(), z(), z()
-        self.broken = np.zeros(N, dtype=bool)
+        # The observation's flags that do not depend on the observer (phase and pass receiver,
+        # led suit while a trick is on, hearts broken) as the encoder places them, and the code of
+        # the dealer and trick leader it looks up per observer: kept as play goes, not recomputed.
+        self.flag_bits = np.zeros(N, dtype=np.uint64)
+        self.dealer_leader = z()
         self.legal = np.zeros(N, dtype=np.uint64)
 
         self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
@@ -202,7 +207,10 @@ class VectorEngine:
             self.trick_bits.reshape(-1)[own] = bit * playing
             suit = _SUIT[c]
             leading = playing & (self.in_trick == 0)
-            self.led = np.where(leading, suit, self.led)
+            if leading.any():
+                self.led = np.where(leading, suit, self.led)
+                self.flag_bits |= self.encoder.led_bits[suit] * leading
+                self.dealer_leader += (me + 1) * n * leading  # lead code: leader + 1
             renounce = playing & ~leading & (suit != self.led)
             if renounce.any():
                 shown = renounce.astype(np.uint64) << (self._void_base[me] + self.led.astype(np.uint64))
@@ -210,7 +218,7 @@ class VectorEngine:
             breaks = suit == HEARTS
             if self.rules.queen_breaks_hearts:
                 breaks |= c == QUEEN_SPADES
-            self.broken |= playing & breaks
+            self.flag_bits |= (playing & breaks) * self._broken_bit
             self.in_trick += playing
             trick_over = self.in_trick == n
             advance = advance & ~trick_over
@@ -258,7 +266,7 @@ class VectorEngine:
             "voids": ((self.voids[:, None] >> self._void_base) & np.uint64(15)).astype(np.uint8),
             "points_taken": t(self.captured), "to_act": self.to_act.copy(), "dealer": self.dealer.copy(),
             "leader": self.leader.copy(), "phase": self.phase.copy(), "tricks_played": self.tricks.copy(),
-            "hearts_broken": self.broken.copy(), "legal": self.legal.copy(),
+            "hearts_broken": (self.flag_bits & self._broken_bit) != 0, "legal": self.legal.copy(),
             "pass_direction": np.array(self.rules.pass_cycle, dtype=object)[self.direction],
             "deal_number": self.deal_number.copy(),
         }
@@ -269,9 +277,8 @@ class VectorEngine:
         s = {
             "hands": self.hands, "picks": self.moved[0], "received": self.received, "played": self.moved[1],
             "trick_bits": self.trick_bits, "voids": self.voids, "captured_cells": self.captured_cells,
-            "to_act": self.to_act, "dealer": self.dealer, "leader": self.leader, "led": self.led,
-            "in_trick": self.in_trick, "pass_offset": self.pass_offset, "pass_count": self.pass_count,
-            "phase": self.phase, "tricks": self.tricks, "broken": self.broken, "legal": self.legal,
+            "to_act": self.to_act, "flag_bits": self.flag_bits, "dealer_leader": self.dealer_leader,
+            "pass_offset": self.pass_offset, "pass_count": self.pass_count, "tricks": self.tricks, "legal": self.legal,
         }
         if games is not None:
             s = {k: (v[:, games] if v.ndim == 2 else v[games]) for k, v in s.items()}
@@ -339,8 +346,9 @@ class VectorEngine:
         self.pass_count[games] = passes
         for a in (self.picked, self.in_trick, self.tricks, self.led):
             a[games] = 0
-        self.broken[games] = False
         self.phase[games] = PASSING
+        self.flag_bits[games] = self.encoder.phase_receiver_bits[PASSING * self.n + self.pass_offset[games] * (passes > 0)]
+        self.dealer_leader[games] = dealers * ((self.n + 1) * self.n)  # no trick on
         self.to_act[games] = self.eldest[games]
         holds = games[passes == 0]
         if holds.size:
@@ -357,6 +365,7 @@ class VectorEngine:
 
     def _start_play(self, games: np.ndarray) -> None:
         self.phase[games] = PLAYING
+        self.flag_bits[games] ^= self._phase_mask
         if self.rules.first_lead.startswith("lowest_club"):
             leader = np.argmax((self.hands[:, games] & self.lowest_club) != 0, axis=0)
         else:
@@ -392,6 +401,8 @@ class VectorEngine:
         self.captured_cells.reshape(-1)[idx] = number_cells(self.captured.reshape(-1)[idx])
         self.tricks[games] += 1
         self.in_trick[games] = 0
+        self.flag_bits[games] &= ~self._led_mask
+        self.dealer_leader[games] = self.dealer[games] * ((self.n + 1) * self.n)
         self.trick_bits[:, games] = 0
         self.leader[games] = winner
         self.to_act[games] = winner
@@ -405,7 +416,7 @@ class VectorEngine:
         rewards = deal_rewards(self.rules, scores, self.reward_mode, self.normalise)
         if self.keep_final:
             s = self._arrays(games)
-            s["phase"] = np.full(games.size, OVER)
+            s["flag_bits"] = s["flag_bits"] & ~self._phase_mask  # phase "done": neither phase bit
             s["to_act"] = last_actor  # the seat that played the last card observes the end
             s["legal"] = np.zeros(games.size, dtype=np.uint64)
             self.final_obs[games] = self.encoder.encode(s)[0]
@@ -470,7 +481,7 @@ class VectorEngine:
         if self.rules.hearts_lead == "any_time":
             return legal
         non_hearts = legal & ~_HEARTS
-        keep = self.broken | (non_hearts == 0)
+        keep = ((self.flag_bits & self._broken_bit) != 0) | (non_hearts == 0)
         if self.rules.lead_hearts_with_queen_only:
             keep |= (hand & ~(_HEARTS | np.uint64(1 << QUEEN_SPADES))) == 0
         return np.where(keep, legal, non_hearts)
