@@ -49,10 +49,12 @@ class _Scratch:
         self.packed = np.zeros(m * nb, dtype=np.uint8)
         view = lambda byte, words: np.ndarray(  # noqa: E731  the 64-bit words at `byte` of every row
             (m, words), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(nb, 8))
-        # Plane pair k covers bytes 13k..13k+12: the low store (even plane and the odd plane's
-        # first 12 bits) at 13k, the high store (the odd plane's other 40 bits) at 13k + 8.
-        self.low = [view(13 * k, 1)[:, 0] for k in range(-(-enc.planes // 2))]
-        self.high = [view(13 * k + 8, 1)[:, 0] for k in range(enc.planes // 2)]
+        pair_views = lambda byte, pairs: np.ndarray(  # noqa: E731  [pair, game]: the words at 13 * pair + byte
+            (pairs, m), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(13, nb))
+        # Plane pair k covers bytes 13k..13k+12: the low word (even plane and the odd plane's
+        # first 12 bits) at 13k, the high word (the odd plane's other 40 bits) at 13k + 8.
+        self.low = pair_views(0, -(-enc.planes // 2))
+        self.high = pair_views(8, enc.planes // 2)
         self.flags = view(enc.flag_byte, enc.flag_words)
         # Even planes (hand, played by seat 0..n-1, ...) and odd ones (received, trick card of
         # seat 0..n-1, ...) in two blocks; an odd plane count leaves a zero odd plane.
@@ -173,13 +175,10 @@ class Encoder:
         passed = s["picks"].reshape(-1)[own] * (off == self.receivers)
         scratch.passed_even[...] = passed[0::2]
         scratch.passed_odd[...] = passed[1::2]
-        low = even | (odd << np.uint64(52))
-        high = odd[:len(scratch.high)] >> np.uint64(12)
-        # High stores first: each spills 3 bytes into the next pair, which its low store rewrites.
-        for dest, words in zip(scratch.high, high):
-            np.copyto(dest, words)
-        for dest, words in zip(scratch.low, low):
-            np.copyto(dest, words)
+        # Straight into the packed rows, high words first: each spills 3 bytes into the next
+        # pair, which its low word rewrites.
+        np.right_shift(odd[:len(scratch.high)], np.uint64(12), out=scratch.high)
+        np.bitwise_or(even, odd << np.uint64(52), out=scratch.low)
 
         block = s["flag_bits"] | self.dealer_leader_bits[s["dealer_leader"] + me]
         block |= ((s["voids"] >> self.void_rotation[me]) & self.void_mask) << self.void_shift
