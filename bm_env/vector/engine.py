@@ -85,6 +85,8 @@ class VectorEngine:
         self.dir_passes = np.where(self.dir_offsets > 0, rules.passes_for(), 0)
         self.encoder = enc = Encoder(rules)
         self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
+        breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
+        self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
         self._g = np.arange(N)
         self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
 
@@ -95,7 +97,8 @@ class VectorEngine:
         # right shift by 4 * observer lists the seats from any observer's left.
         self.voids = np.zeros(N, dtype=np.uint64)
         self._void_base = np.arange(0, 4 * n, 4, dtype=np.uint64)  # 4 * seat
-        self._void_copy = np.uint64(4 * n)
+        # The void word's bits (both copies) of seat * 4 + suit.
+        self._void_bits = np.array([(1 << b) | (1 << b + 4 * n) for b in range(4 * n)], dtype=np.uint64)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
@@ -177,24 +180,25 @@ class VectorEngine:
         N, n = self.num_envs, self.n
         c = self._check_actions(actions)
         bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
-        bad = (self.legal & bit) == 0
-        if bad.any():
+        if not (self.legal & bit).all():
+            bad = (self.legal & bit) == 0
             self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
-        g = self._g
         me = self.to_act
-        own = me * N + g
-        hands = self.hands.reshape(-1)
-        hands[own] ^= bit
+        own = self._own
+        self.hands.reshape(-1)[own] ^= bit
         phase = self.phase
         playing = phase == PLAYING
-        moved = self.moved.reshape(-1)
-        dest = own + phase * (n * N)  # passed cards while passing, played cards while playing
-        moved[dest] |= bit
+        # A batch dealt together passes and plays in step: most steps skip one of the two parts,
+        # and need no per-game masks while every game plays.
+        all_playing = playing.all()
+        if all_playing:
+            self.moved[1].reshape(-1)[own] |= bit
+        else:  # passed cards while passing, played cards while playing
+            self.moved.reshape(-1)[own + phase * (n * N)] |= bit
         nxt = self._next_seat[me]
         advance = playing  # games whose turn passes to the next seat
         all_passed = None
-        # A batch dealt together passes and plays in step: most steps skip one of the two parts.
-        if not playing.all():
+        if not all_playing:
             # --- passing: the next seat picks once this one has picked all its cards
             passing = ~playing
             self.picked += passing
@@ -203,22 +207,25 @@ class VectorEngine:
             all_passed = turn_over & (nxt == self.eldest)
             advance = playing | turn_over
         trick_over = None
-        if playing.any():
-            self.trick_bits.reshape(-1)[own] = bit * playing
+        if all_playing or playing.any():
             suit = _SUIT[c]
-            leading = playing & (self.in_trick == 0)
+            if all_playing:
+                self.trick_bits.reshape(-1)[own] = bit
+                leading = self.in_trick == 0
+            else:
+                self.trick_bits.reshape(-1)[own] = bit * playing
+                leading = playing & (self.in_trick == 0)
             if leading.any():
                 self.led = np.where(leading, suit, self.led)
                 self.flag_bits |= self.encoder.led_bits[suit] * leading
                 self.dealer_leader += (me + 1) * n * leading  # lead code: leader + 1
-            renounce = playing & ~leading & (suit != self.led)
+            renounce = suit != self.led  # never a leader's card, now that its suit is led
+            if not all_playing:
+                renounce &= playing
             if renounce.any():
-                shown = renounce.astype(np.uint64) << (self._void_base[me] + self.led.astype(np.uint64))
-                self.voids |= shown | (shown << self._void_copy)
-            breaks = suit == HEARTS
-            if self.rules.queen_breaks_hearts:
-                breaks |= c == QUEEN_SPADES
-            self.flag_bits |= (playing & breaks) * self._broken_bit
+                self.voids |= self._void_bits[me * 4 + self.led] * renounce
+            breaks = self._break_bits[c]
+            self.flag_bits |= breaks if all_playing else breaks * playing
             self.in_trick += playing
             trick_over = self.in_trick == n
             advance = advance & ~trick_over
@@ -292,7 +299,7 @@ class VectorEngine:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             raise ValueError(f"actions must be integer card ids 0..51, got dtype {a.dtype}")
         return a if a.dtype == np.int64 else a.astype(np.int64)
 
@@ -428,7 +435,8 @@ class VectorEngine:
     def _compute_legal(self) -> None:
         """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.deal.Deal`)."""
         N = self.num_envs
-        hand = self.hands.reshape(-1)[self.to_act * N + self._g]
+        self._own = self.to_act * N + self._g  # flat index of the acting seat in per-seat arrays
+        hand = self.hands.reshape(-1)[self._own]
         passing = self.phase == PASSING
         if passing.all():
             self.legal = self._pass_legal(hand)
