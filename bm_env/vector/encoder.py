@@ -199,7 +199,7 @@ class Encoder:
         # Two cells per int16: the pass count and the tricks played, then each seat's points.
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
         numbers = tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)
-        numbers[:, 0] = s["pass_count"] | (s["tricks"] << 8)
+        numbers[:, 0] = s["count_cells"]
         numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
         return obs, mask

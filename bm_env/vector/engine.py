@@ -101,6 +101,7 @@ class VectorEngine:
         self._void_bits = np.array([(1 << b) | (1 << b + 4 * n) for b in range(4 * n)], dtype=np.uint64)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
+        self.count_cells = np.zeros(N, dtype=np.int16)  # the pass count and tricks played, the same way
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
         self.clean_tricks = np.zeros((n, N), dtype=np.int16)
         z = lambda: np.zeros(N, dtype=np.int64)  # noqa: E731
@@ -285,7 +286,7 @@ class VectorEngine:
             "hands": self.hands, "picks": self.moved[0], "received": self.received, "played": self.moved[1],
             "trick_bits": self.trick_bits, "voids": self.voids, "captured_cells": self.captured_cells,
             "to_act": self.to_act, "flag_bits": self.flag_bits, "dealer_leader": self.dealer_leader,
-            "pass_offset": self.pass_offset, "pass_count": self.pass_count, "tricks": self.tricks, "legal": self.legal,
+            "pass_offset": self.pass_offset, "count_cells": self.count_cells, "legal": self.legal,
         }
         if games is not None:
             s = {k: (v[:, games] if v.ndim == 2 else v[games]) for k, v in s.items()}
@@ -351,6 +352,7 @@ class VectorEngine:
         self.pass_offset[games] = self.dir_offsets[directions]
         passes = self.dir_passes[directions]
         self.pass_count[games] = passes
+        self.count_cells[games] = passes  # and no trick played
         for a in (self.picked, self.in_trick, self.tricks, self.led):
             a[games] = 0
         self.phase[games] = PASSING
@@ -388,7 +390,7 @@ class VectorEngine:
             idx_games = self._g
         else:
             idx_games = games
-        ids = _card_ids(self.trick_bits[:, games]).astype(np.int16)  # every seat has played
+        ids = _card_ids(self.trick_bits[:, games]).astype(np.intp)  # every seat has played
         suits = _SUIT[ids]
         key = np.where(suits == self.led[games], ids, -1)
         if self.rules.trumps == "hearts":
@@ -407,6 +409,7 @@ class VectorEngine:
             self.clean_tricks.reshape(-1)[idx] += (vals == 0).all(axis=0)
         self.captured_cells.reshape(-1)[idx] = number_cells(self.captured.reshape(-1)[idx])
         self.tricks[games] += 1
+        self.count_cells[games] += 1 << 8
         self.in_trick[games] = 0
         self.flag_bits[games] &= ~self._led_mask
         self.dealer_leader[games] = self.dealer[games] * ((self.n + 1) * self.n)
@@ -438,12 +441,12 @@ class VectorEngine:
         self._own = self.to_act * N + self._g  # flat index of the acting seat in per-seat arrays
         hand = self.hands.reshape(-1)[self._own]
         passing = self.phase == PASSING
-        if passing.all():
-            self.legal = self._pass_legal(hand)
-        elif passing.any():
-            self.legal = np.where(passing, self._pass_legal(hand), self._play_legal(hand))
-        else:
+        if not passing.any():
             self.legal = self._play_legal(hand)
+        elif passing.all():
+            self.legal = self._pass_legal(hand)
+        else:
+            self.legal = np.where(passing, self._pass_legal(hand), self._play_legal(hand))
 
     def _pass_legal(self, hand: np.ndarray) -> np.ndarray:
         if not self.no_pass:
@@ -453,15 +456,15 @@ class VectorEngine:
 
     def _play_legal(self, hand: np.ndarray) -> np.ndarray:
         following = self.in_trick > 0
-        first = self.tricks == 0
         # Games dealt together lead and follow in step: most often one of the two is not needed.
         if following.all():
             play_legal = self._follow_legal(hand)
         elif following.any():
-            play_legal = np.where(following, self._follow_legal(hand), self._lead_legal(hand, first))
+            play_legal = np.where(following, self._follow_legal(hand), self._lead_legal(hand, self.tricks == 0))
         else:
-            play_legal = self._lead_legal(hand, first)
+            play_legal = self._lead_legal(hand, self.tricks == 0)
         if self.rules.first_trick_no_points:
+            first = self.tricks == 0
             # A first lead that names the card or the suit (lowest club) is exempt, as in the reference.
             restricted = first & following if self.rules.first_lead.startswith("lowest_club") else first
             clean = play_legal & ~self.penalty_mask
