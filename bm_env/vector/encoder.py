@@ -3,12 +3,17 @@
 The layout puts the card planes first, then the one-cell flags, then the numbers. Every
 plane and flag of a game is written as one bit of a packed byte row, straight into
 place: a 52-cell plane is 6.5 bytes, so two planes fill 13 bytes, which two unaligned
-64-bit stores per pair of planes write for every game at once (strided views of the
-packed rows, no transposition). One ``np.unpackbits`` of the packed rows then yields the
-int8 observation rows; the numbers follow in one pass over the rows (those that change
-within a deal, then the constant ones, kept in place in a scratch block). Nothing is
-copied cell by cell and no row-sized temporary is built: that is what makes the engine
-fast (``shared/PERFORMANCE.md``).
+64-bit words per pair of planes hold; one numpy call computes the low words of every pair
+and game straight into the packed rows, one the high words (2D strided views, no
+transposition). The flags are three lookups: the engine keeps the observer-independent
+ones as they are placed here, and a dealer/leader code looked up by observer; the voids
+are rotated per observer. One ``np.unpackbits`` of the packed rows then yields the int8
+observation rows; the numbers follow in one pass over the rows (those that change within
+a deal, then the constant ones, kept in place in a scratch block). Masks are packed the
+same way, two games per 13 bytes, so that their ``np.unpackbits`` is the ``[N, 52]``
+rows. Nothing is copied cell by cell and no row-sized temporary is built: that is what
+makes the engine fast (``shared/PERFORMANCE.md``); so is the count of numpy calls, which
+each cost microseconds whatever the batch.
 """
 
 from __future__ import annotations
@@ -155,7 +160,8 @@ class Encoder:
         """Observation rows ``[M, L]`` and masks ``[M, 52]`` (int8) of the acting seats ``s['to_act']``.
 
         ``s`` holds the engine's arrays for ``M`` games: per-seat arrays ``[n, M]``, and the
-        flag codes the engine keeps (``flag_bits``, ``dealer_leader``; see ``__init__``).
+        codes it keeps for the flags (``flag_bits``, ``dealer_leader``; see ``__init__``) and
+        for the first two numbers (``count_cells``).
         """
         n = self.n
         me = s["to_act"]

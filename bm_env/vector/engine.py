@@ -10,7 +10,12 @@ played, every seat in the deal), exactly what the reference encoder writes for
 
 State is per seat ``[n, N]`` (hands, passed, received, played and trick cards as uint64
 card masks, points) or per game ``[N]`` (voids: one word per game), updated by fancy indexing on
-flat views: 273 bytes per game with 3 players, 465 with 7, beside the observation rows.
+flat views: 298 bytes per game with 3 players, 490 with 7, beside the observation rows.
+What the observation shows and play changes only now and then is kept up to date here
+rather than recomputed by the encoder at every step: the flags that do not depend on the
+observer as the encoder places them, a code for the dealer and trick leader, the pass count
+and tricks played as the observation's number cells. While every game plays (a batch dealt
+together stays in step), a step needs no per-game phase masks.
 """
 
 from __future__ import annotations
@@ -114,6 +119,7 @@ class VectorEngine:
         self.flag_bits = np.zeros(N, dtype=np.uint64)
         self.dealer_leader = z()
         self.legal = np.zeros(N, dtype=np.uint64)
+        self._own = z()  # flat index of the acting seat in per-seat arrays, with the legal sets
 
         self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
         self._rng = np.random.default_rng(seed)
