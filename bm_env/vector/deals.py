@@ -1,7 +1,11 @@
-"""Random deals for the vector engine, shuffled a block at a time from a seeded generator.
+"""Random deals for the vector engine, dealt a block at a time from a seeded generator.
 
 Shuffling one deal at a time would cost a numpy call per finished game; a block of
-deals is shuffled with one ``Generator.permuted`` call and handed out as games finish.
+deals is dealt with a few calls over the whole block and handed out as games finish.
+Each deal orders the deck by random keys (26 random bits above the 6-bit card id) drawn
+from the caller's generator and sorted, which costs a fraction of ``Generator.permuted``'s
+bounded draw per swap; deals whose keys tie (about 2 in 100,000) are dealt again, so every
+order of the deck, and so every deal, is equally likely.
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ import numpy as np
 from ..cards import cards_of
 from ..rules import Rules
 
+_CARD_BITS = np.uint32(6)  # card ids are below 64
+_CARD = np.uint32(63)
+
 
 class DealSource:
     """Hands ``[count, n]`` (uint64 card masks, seat ``s`` in column ``s``) of uniformly random deals."""
@@ -18,17 +25,30 @@ class DealSource:
     def __init__(self, rules: Rules, rng: np.random.Generator, block: int = 4096) -> None:
         self.rng = rng
         self.n = rules.num_players
-        self.deck = np.array(cards_of(rules.deck_mask()), dtype=np.uint64)
+        self.deck = np.array(cards_of(rules.deck_mask()), dtype=np.uint32)
         self.block = block
         self._hands = np.empty((0, self.n), dtype=np.uint64)
         self._next = 0
 
+    def _sorted_keys(self, count: int) -> np.ndarray:
+        """``[count, deck]`` keys, each row the deck's cards (low 6 bits) in a uniformly random order."""
+        raw = np.frombuffer(self.rng.bytes(4 * count * self.deck.size), dtype=np.uint32)
+        keys = (raw.reshape(count, -1) & ~_CARD) | self.deck
+        keys.sort(axis=1)
+        high = (keys >> _CARD_BITS).reshape(-1)
+        if (high[1:] == high[:-1]).any():  # a tie within a row (or, harmless, across two rows)
+            high = high.reshape(count, -1)
+            tied = np.flatnonzero((high[:, 1:] == high[:, :-1]).any(axis=1))
+            if tied.size:
+                keys[tied] = self._sorted_keys(tied.size)
+        return keys
+
     def _refill(self, need: int) -> None:
         count = max(self.block, need)
-        order = self.rng.permuted(np.broadcast_to(self.deck, (count, self.deck.size)), axis=1)
+        order = np.ascontiguousarray((self._sorted_keys(count) & _CARD).T)  # [position, deal]
         bits = np.left_shift(np.uint64(1), order)
         # Card i of a shuffled deck goes to seat i mod n: one card at a time round the table.
-        fresh = np.bitwise_or.reduce(bits.reshape(count, -1, self.n), axis=1)
+        fresh = np.bitwise_or.reduce(bits.reshape(-1, self.n, count), axis=0).T
         self._hands = np.concatenate([self._hands[self._next:], fresh])
         self._next = 0
 

@@ -3,12 +3,17 @@
 The layout puts the card planes first, then the one-cell flags, then the numbers. Every
 plane and flag of a game is written as one bit of a packed byte row, straight into
 place: a 52-cell plane is 6.5 bytes, so two planes fill 13 bytes, which two unaligned
-64-bit stores per pair of planes write for every game at once (strided views of the
-packed rows, no transposition). One ``np.unpackbits`` of the packed rows then yields the
-int8 observation rows; the numbers follow in one pass over the rows (those that change
-within a deal, then the constant ones, kept in place in a scratch block). Nothing is
-copied cell by cell and no row-sized temporary is built: that is what makes the engine
-fast (``shared/PERFORMANCE.md``).
+64-bit words per pair of planes hold; one numpy call computes the low words of every pair
+and game straight into the packed rows, one the high words (2D strided views, no
+transposition). The flags are three lookups: the engine keeps the observer-independent
+ones as they are placed here, and a dealer/leader code looked up by observer; the voids
+are rotated per observer. One ``np.unpackbits`` of the packed rows then yields the int8
+observation rows; the numbers follow in one pass over the rows (those that change within
+a deal, then the constant ones, kept in place in a scratch block). Masks are packed the
+same way, two games per 13 bytes, so that their ``np.unpackbits`` is the ``[N, 52]``
+rows. Nothing is copied cell by cell and no row-sized temporary is built: that is what
+makes the engine fast (``shared/PERFORMANCE.md``); so is the count of numpy calls, which
+each cost microseconds whatever the batch.
 """
 
 from __future__ import annotations
@@ -49,10 +54,12 @@ class _Scratch:
         self.packed = np.zeros(m * nb, dtype=np.uint8)
         view = lambda byte, words: np.ndarray(  # noqa: E731  the 64-bit words at `byte` of every row
             (m, words), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(nb, 8))
-        # Plane pair k covers bytes 13k..13k+12: the low store (even plane and the odd plane's
-        # first 12 bits) at 13k, the high store (the odd plane's other 40 bits) at 13k + 8.
-        self.low = [view(13 * k, 1)[:, 0] for k in range(-(-enc.planes // 2))]
-        self.high = [view(13 * k + 8, 1)[:, 0] for k in range(enc.planes // 2)]
+        pair_views = lambda byte, pairs: np.ndarray(  # noqa: E731  [pair, game]: the words at 13 * pair + byte
+            (pairs, m), dtype=np.uint64, buffer=self.packed, offset=byte, strides=(13, nb))
+        # Plane pair k covers bytes 13k..13k+12: the low word (even plane and the odd plane's
+        # first 12 bits) at 13k, the high word (the odd plane's other 40 bits) at 13k + 8.
+        self.low = pair_views(0, -(-enc.planes // 2))
+        self.high = pair_views(8, enc.planes // 2)
         self.flags = view(enc.flag_byte, enc.flag_words)
         # Even planes (hand, played by seat 0..n-1, ...) and odd ones (received, trick card of
         # seat 0..n-1, ...) in two blocks; an odd plane count leaves a zero odd plane.
@@ -63,6 +70,13 @@ class _Scratch:
         (self.even if (n - 1) % 2 == 0 else self.odd)[tail + (n - 1) // 2] = enc.no_pass
         self.passed_even = self.even[tail:tail + n // 2]
         self.passed_odd = self.odd[tail:tail + (n - 1) // 2]
+        # Masks two games per 13 bytes the same way, so that unpacking them gives the [m, 52] rows
+        # (3 spare bytes take the last high store's spill).
+        pairs = -(-m // 2)
+        self.mask_packed = np.zeros(13 * pairs + 3, dtype=np.uint8)
+        pair_words = lambda byte, count: np.ndarray(  # noqa: E731
+            (count,), dtype=np.uint64, buffer=self.mask_packed, offset=byte, strides=(13,))
+        self.mask_low, self.mask_high = pair_words(0, pairs), pair_words(8, m // 2)
         self.tail = np.empty((m, enc.size - enc.numbers.start), dtype=np.int8)  # the numbers, then the constants
         self.rel_offsets = [(enc.rel_seat[r] * m) for r in range(n)]  # by observer: where seat r to the left starts
         self.games = np.arange(m)
@@ -99,24 +113,31 @@ class Encoder:
         for name in _CONSTANT_FLAGS:
             sl = o[name]
             const[sl.start - base:sl.stop - base] = row[sl] == 1
-        self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)[:, None]
+        self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)
         bit = lambda name, i: o[name].start + i - base  # noqa: E731
-        self.dynamic_start = bit("phase", 0)
-        self.dynamic_width = o["hearts_broken"].stop - o["phase"].start
-        d = lambda name, i: _ONE << np.uint64(bit(name, i) - self.dynamic_start)  # noqa: E731
-        # Dynamic flag bits (relative to dynamic_start), looked up by phase * n + receiver
-        # (index 0: no pass); by seat * n + observer for a seat relative to the observer; by suit.
+        start = bit("phase", 0)  # below 8, so the dynamic block (at most 64 bits) spills at most into word 1
+        assert start < 8 and o["hearts_broken"].stop - o["phase"].start <= 64 and self.flag_words <= 2
+        self.block_shift, self.spill_shift = np.uint64(start), np.uint64(64 - start)
+        d = lambda name, i: _ONE << np.uint64(bit(name, i) - start)  # noqa: E731
+        # The dynamic flag bits, relative to `start`. The engine keeps the ones that do not
+        # depend on the observer in one word per game (its "flag bits"): phase and pass
+        # receiver, looked up by phase * n + receiver (0: no pass); led suit by suit; hearts broken.
         phase_bits = [d("phase", ph) if ph < 2 else np.uint64(0) for ph in range(3)]
         self.phase_receiver_bits = np.array([phase_bits[ph] | d("pass_receiver", r) for ph in range(3) for r in range(n)],
                                             dtype=np.uint64)
-        rel = [(s - me) % n for s in range(n) for me in range(n)]
-        self.dealer_bits = np.array([d("dealer", r) for r in rel], dtype=np.uint64)
-        self.leader_bits = np.array([d("trick_leader", r) for r in rel], dtype=np.uint64)
+        self.phase_mask = phase_bits[0] | phase_bits[1]  # XOR: passing to playing; AND NOT: the deal is over
         self.led_bits = np.array([d("led_suit", suit) for suit in range(4)], dtype=np.uint64)
-        self.void_shift = np.uint64(bit("voids", 0) - self.dynamic_start)
+        self.led_mask = np.bitwise_or.reduce(self.led_bits)
+        self.broken_bit = d("hearts_broken", 0)
+        # Dealer and trick leader relative to the observer, by the engine's code
+        # (dealer * (n + 1) + lead) * n, lead = leader + 1 while a trick is on, else 0; + observer.
+        rel = lambda seat, me: (seat - me) % n  # noqa: E731
+        self.dealer_leader_bits = np.array([
+            d("dealer", rel(dealer, me)) | (d("trick_leader", rel(lead - 1, me)) if lead else np.uint64(0))
+            for dealer in range(n) for lead in range(n + 1) for me in range(n)], dtype=np.uint64)
+        self.void_shift = np.uint64(bit("voids", 0) - start)
         self.void_mask = np.uint64((1 << 4 * n) - 1)
         self.void_rotation = np.arange(0, 4 * n, 4, dtype=np.uint64)  # by observer: the engine's doubled void word
-        self.broken_shift = np.uint64(bit("hearts_broken", 0) - self.dynamic_start)
 
         # Numbers: those that change within a deal (pass count, tricks, points), then the constant run.
         self.numbers = slice(o["pass_count"].start, o["points_taken"].stop)
@@ -135,18 +156,12 @@ class Encoder:
             self._scratch = _Scratch(self, m)
         return self._scratch
 
-    def _place(self, words: np.ndarray, bits: np.ndarray, start: int, width: int) -> None:
-        """OR a field of ``width`` bits (values ``bits``) into the words at bit ``start``."""
-        w, s = divmod(start, 64)
-        words[w] |= bits << np.uint64(s)
-        if s + width > 64:
-            words[w + 1] |= bits >> np.uint64(64 - s)
-
     def encode(self, s: dict) -> tuple[np.ndarray, np.ndarray]:
         """Observation rows ``[M, L]`` and masks ``[M, 52]`` (int8) of the acting seats ``s['to_act']``.
 
-        ``s`` holds the engine's arrays for ``M`` games: per-seat arrays ``[n, M]``,
-        ``phase`` 0 (passing), 1 (playing) or 2 (over).
+        ``s`` holds the engine's arrays for ``M`` games: per-seat arrays ``[n, M]``, and the
+        codes it keeps for the flags (``flag_bits``, ``dealer_leader``; see ``__init__``) and
+        for the first two numbers (``count_cells``).
         """
         n = self.n
         me = s["to_act"]
@@ -166,32 +181,31 @@ class Encoder:
         passed = s["picks"].reshape(-1)[own] * (off == self.receivers)
         scratch.passed_even[...] = passed[0::2]
         scratch.passed_odd[...] = passed[1::2]
-        low = even | (odd << np.uint64(52))
-        high = odd[:len(scratch.high)] >> np.uint64(12)
-        # High stores first: each spills 3 bytes into the next pair, which its low store rewrites.
-        for dest, words in zip(scratch.high, high):
-            np.copyto(dest, words)
-        for dest, words in zip(scratch.low, low):
-            np.copyto(dest, words)
+        # Straight into the packed rows, high words first: each spills 3 bytes into the next
+        # pair, which its low word rewrites.
+        np.right_shift(odd[:len(scratch.high)], np.uint64(12), out=scratch.high)
+        np.bitwise_or(even, odd << np.uint64(52), out=scratch.low)
 
-        passes = s["pass_count"]
-        block = self.phase_receiver_bits[s["phase"] * n + off * (passes > 0)]
-        block |= self.dealer_bits[s["dealer"] * n + me]
-        block |= (self.leader_bits[s["leader"] * n + me] | self.led_bits[s["led"]]) * (s["in_trick"] > 0)
+        block = s["flag_bits"] | self.dealer_leader_bits[s["dealer_leader"] + me]
         block |= ((s["voids"] >> self.void_rotation[me]) & self.void_mask) << self.void_shift
-        block |= s["broken"].astype(np.uint64) << self.broken_shift
-        flags = np.empty((self.flag_words, m), dtype=np.uint64)
-        flags[...] = self.const_flags
-        self._place(flags, block, self.dynamic_start, self.dynamic_width)
-        scratch.flags[...] = flags.T  # last: the low bits of its first byte are the no-pass plane's
+        # Last: the low bits of the first flag byte are the no-pass plane's (constant flags).
+        scratch.flags[:, 0] = (block << self.block_shift) | self.const_flags[0]
+        if self.flag_words == 2:
+            scratch.flags[:, 1] = (block >> self.spill_shift) | self.const_flags[1]
 
         obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
-        mask = np.unpackbits(s["legal"].view(np.uint8), bitorder="little").view(np.int8).reshape(m, 64)[:, :52]
+        legal = s["legal"]
+        half = m // 2
+        np.right_shift(legal[1::2], np.uint64(12), out=scratch.mask_high)  # first: it spills into the next pair
+        np.bitwise_or(legal[0:2 * half:2], legal[1::2] << np.uint64(52), out=scratch.mask_low[:half])
+        if m % 2:
+            scratch.mask_low[half] = legal[-1]
+        mask = np.unpackbits(scratch.mask_packed, count=52 * m, bitorder="little").view(np.int8).reshape(m, 52)
 
         # Two cells per int16: the pass count and the tricks played, then each seat's points.
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
         numbers = tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)
-        numbers[:, 0] = passes | (s["tricks"] << 8)
+        numbers[:, 0] = s["count_cells"]
         numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
-        return obs, np.ascontiguousarray(mask)
+        return obs, mask

@@ -10,7 +10,12 @@ played, every seat in the deal), exactly what the reference encoder writes for
 
 State is per seat ``[n, N]`` (hands, passed, received, played and trick cards as uint64
 card masks, points) or per game ``[N]`` (voids: one word per game), updated by fancy indexing on
-flat views: 273 bytes per game with 3 players, 465 with 7, beside the observation rows.
+flat views: 298 bytes per game with 3 players, 490 with 7, beside the observation rows.
+What the observation shows and play changes only now and then is kept up to date here
+rather than recomputed by the encoder at every step: the flags that do not depend on the
+observer as the encoder places them, a code for the dealer and trick leader, the pass count
+and tricks played as the observation's number cells. While every game plays (a batch dealt
+together stays in step), a step needs no per-game phase masks.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from .encoder import Encoder, number_cells
 from .scoring import deal_rewards, deal_scores
 from .support import check_supported
 
-PASSING, PLAYING, OVER = 0, 1, 2
+PASSING, PLAYING = 0, 1
 _ONE = np.uint64(1)
 _HEARTS = np.uint64(SUIT_MASKS[HEARTS])
 _CLUBS = SUIT_MASKS[0]
@@ -83,7 +88,10 @@ class VectorEngine:
         self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
         self.dir_offsets = np.array([direction_offset(d, n) for d in rules.pass_cycle], dtype=np.int64)
         self.dir_passes = np.where(self.dir_offsets > 0, rules.passes_for(), 0)
-        self.encoder = Encoder(rules)
+        self.encoder = enc = Encoder(rules)
+        self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
+        breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
+        self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
         self._g = np.arange(N)
         self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
 
@@ -94,17 +102,24 @@ class VectorEngine:
         # right shift by 4 * observer lists the seats from any observer's left.
         self.voids = np.zeros(N, dtype=np.uint64)
         self._void_base = np.arange(0, 4 * n, 4, dtype=np.uint64)  # 4 * seat
-        self._void_copy = np.uint64(4 * n)
+        # The void word's bits (both copies) of seat * 4 + suit.
+        self._void_bits = np.array([(1 << b) | (1 << b + 4 * n) for b in range(4 * n)], dtype=np.uint64)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
+        self.count_cells = np.zeros(N, dtype=np.int16)  # the pass count and tricks played, the same way
         self.penalty_taken = np.zeros((n, N), dtype=np.int16)
         self.clean_tricks = np.zeros((n, N), dtype=np.int16)
         z = lambda: np.zeros(N, dtype=np.int64)  # noqa: E731
         self.to_act, self.dealer, self.eldest, self.leader, self.led = z(), z(), z(), z(), z()
         self.phase, self.picked, self.in_trick, self.tricks, self.deal_number = z(), z(), z(), z(), z()
         self.direction, self.pass_offset, self.pass_count = z(), z(), z()
-        self.broken = np.zeros(N, dtype=bool)
+        # The observation's flags that do not depend on the observer (phase and pass receiver,
+        # led suit while a trick is on, hearts broken) as the encoder places them, and the code of
+        # the dealer and trick leader it looks up per observer: kept as play goes, not recomputed.
+        self.flag_bits = np.zeros(N, dtype=np.uint64)
+        self.dealer_leader = z()
         self.legal = np.zeros(N, dtype=np.uint64)
+        self._own = z()  # flat index of the acting seat in per-seat arrays, with the legal sets
 
         self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
         self._rng = np.random.default_rng(seed)
@@ -172,24 +187,25 @@ class VectorEngine:
         N, n = self.num_envs, self.n
         c = self._check_actions(actions)
         bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
-        bad = (self.legal & bit) == 0
-        if bad.any():
+        if not (self.legal & bit).all():
+            bad = (self.legal & bit) == 0
             self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
-        g = self._g
         me = self.to_act
-        own = me * N + g
-        hands = self.hands.reshape(-1)
-        hands[own] ^= bit
+        own = self._own
+        self.hands.reshape(-1)[own] ^= bit
         phase = self.phase
         playing = phase == PLAYING
-        moved = self.moved.reshape(-1)
-        dest = own + phase * (n * N)  # passed cards while passing, played cards while playing
-        moved[dest] |= bit
+        # A batch dealt together passes and plays in step: most steps skip one of the two parts,
+        # and need no per-game masks while every game plays.
+        all_playing = playing.all()
+        if all_playing:
+            self.moved[1].reshape(-1)[own] |= bit
+        else:  # passed cards while passing, played cards while playing
+            self.moved.reshape(-1)[own + phase * (n * N)] |= bit
         nxt = self._next_seat[me]
         advance = playing  # games whose turn passes to the next seat
         all_passed = None
-        # A batch dealt together passes and plays in step: most steps skip one of the two parts.
-        if not playing.all():
+        if not all_playing:
             # --- passing: the next seat picks once this one has picked all its cards
             passing = ~playing
             self.picked += passing
@@ -198,19 +214,25 @@ class VectorEngine:
             all_passed = turn_over & (nxt == self.eldest)
             advance = playing | turn_over
         trick_over = None
-        if playing.any():
-            self.trick_bits.reshape(-1)[own] = bit * playing
+        if all_playing or playing.any():
             suit = _SUIT[c]
-            leading = playing & (self.in_trick == 0)
-            self.led = np.where(leading, suit, self.led)
-            renounce = playing & ~leading & (suit != self.led)
+            if all_playing:
+                self.trick_bits.reshape(-1)[own] = bit
+                leading = self.in_trick == 0
+            else:
+                self.trick_bits.reshape(-1)[own] = bit * playing
+                leading = playing & (self.in_trick == 0)
+            if leading.any():
+                self.led = np.where(leading, suit, self.led)
+                self.flag_bits |= self.encoder.led_bits[suit] * leading
+                self.dealer_leader += (me + 1) * n * leading  # lead code: leader + 1
+            renounce = suit != self.led  # never a leader's card, now that its suit is led
+            if not all_playing:
+                renounce &= playing
             if renounce.any():
-                shown = renounce.astype(np.uint64) << (self._void_base[me] + self.led.astype(np.uint64))
-                self.voids |= shown | (shown << self._void_copy)
-            breaks = suit == HEARTS
-            if self.rules.queen_breaks_hearts:
-                breaks |= c == QUEEN_SPADES
-            self.broken |= playing & breaks
+                self.voids |= self._void_bits[me * 4 + self.led] * renounce
+            breaks = self._break_bits[c]
+            self.flag_bits |= breaks if all_playing else breaks * playing
             self.in_trick += playing
             trick_over = self.in_trick == n
             advance = advance & ~trick_over
@@ -258,7 +280,7 @@ class VectorEngine:
             "voids": ((self.voids[:, None] >> self._void_base) & np.uint64(15)).astype(np.uint8),
             "points_taken": t(self.captured), "to_act": self.to_act.copy(), "dealer": self.dealer.copy(),
             "leader": self.leader.copy(), "phase": self.phase.copy(), "tricks_played": self.tricks.copy(),
-            "hearts_broken": self.broken.copy(), "legal": self.legal.copy(),
+            "hearts_broken": (self.flag_bits & self._broken_bit) != 0, "legal": self.legal.copy(),
             "pass_direction": np.array(self.rules.pass_cycle, dtype=object)[self.direction],
             "deal_number": self.deal_number.copy(),
         }
@@ -269,9 +291,8 @@ class VectorEngine:
         s = {
             "hands": self.hands, "picks": self.moved[0], "received": self.received, "played": self.moved[1],
             "trick_bits": self.trick_bits, "voids": self.voids, "captured_cells": self.captured_cells,
-            "to_act": self.to_act, "dealer": self.dealer, "leader": self.leader, "led": self.led,
-            "in_trick": self.in_trick, "pass_offset": self.pass_offset, "pass_count": self.pass_count,
-            "phase": self.phase, "tricks": self.tricks, "broken": self.broken, "legal": self.legal,
+            "to_act": self.to_act, "flag_bits": self.flag_bits, "dealer_leader": self.dealer_leader,
+            "pass_offset": self.pass_offset, "count_cells": self.count_cells, "legal": self.legal,
         }
         if games is not None:
             s = {k: (v[:, games] if v.ndim == 2 else v[games]) for k, v in s.items()}
@@ -285,7 +306,7 @@ class VectorEngine:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             raise ValueError(f"actions must be integer card ids 0..51, got dtype {a.dtype}")
         return a if a.dtype == np.int64 else a.astype(np.int64)
 
@@ -337,10 +358,12 @@ class VectorEngine:
         self.pass_offset[games] = self.dir_offsets[directions]
         passes = self.dir_passes[directions]
         self.pass_count[games] = passes
+        self.count_cells[games] = passes  # and no trick played
         for a in (self.picked, self.in_trick, self.tricks, self.led):
             a[games] = 0
-        self.broken[games] = False
         self.phase[games] = PASSING
+        self.flag_bits[games] = self.encoder.phase_receiver_bits[PASSING * self.n + self.pass_offset[games] * (passes > 0)]
+        self.dealer_leader[games] = dealers * ((self.n + 1) * self.n)  # no trick on
         self.to_act[games] = self.eldest[games]
         holds = games[passes == 0]
         if holds.size:
@@ -357,6 +380,7 @@ class VectorEngine:
 
     def _start_play(self, games: np.ndarray) -> None:
         self.phase[games] = PLAYING
+        self.flag_bits[games] ^= self._phase_mask
         if self.rules.first_lead.startswith("lowest_club"):
             leader = np.argmax((self.hands[:, games] & self.lowest_club) != 0, axis=0)
         else:
@@ -372,7 +396,7 @@ class VectorEngine:
             idx_games = self._g
         else:
             idx_games = games
-        ids = _card_ids(self.trick_bits[:, games]).astype(np.int16)  # every seat has played
+        ids = _card_ids(self.trick_bits[:, games]).astype(np.intp)  # every seat has played
         suits = _SUIT[ids]
         key = np.where(suits == self.led[games], ids, -1)
         if self.rules.trumps == "hearts":
@@ -391,7 +415,10 @@ class VectorEngine:
             self.clean_tricks.reshape(-1)[idx] += (vals == 0).all(axis=0)
         self.captured_cells.reshape(-1)[idx] = number_cells(self.captured.reshape(-1)[idx])
         self.tricks[games] += 1
+        self.count_cells[games] += 1 << 8
         self.in_trick[games] = 0
+        self.flag_bits[games] &= ~self._led_mask
+        self.dealer_leader[games] = self.dealer[games] * ((self.n + 1) * self.n)
         self.trick_bits[:, games] = 0
         self.leader[games] = winner
         self.to_act[games] = winner
@@ -405,7 +432,7 @@ class VectorEngine:
         rewards = deal_rewards(self.rules, scores, self.reward_mode, self.normalise)
         if self.keep_final:
             s = self._arrays(games)
-            s["phase"] = np.full(games.size, OVER)
+            s["flag_bits"] = s["flag_bits"] & ~self._phase_mask  # phase "done": neither phase bit
             s["to_act"] = last_actor  # the seat that played the last card observes the end
             s["legal"] = np.zeros(games.size, dtype=np.uint64)
             self.final_obs[games] = self.encoder.encode(s)[0]
@@ -417,14 +444,15 @@ class VectorEngine:
     def _compute_legal(self) -> None:
         """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.deal.Deal`)."""
         N = self.num_envs
-        hand = self.hands.reshape(-1)[self.to_act * N + self._g]
+        self._own = self.to_act * N + self._g  # flat index of the acting seat in per-seat arrays
+        hand = self.hands.reshape(-1)[self._own]
         passing = self.phase == PASSING
-        if passing.all():
-            self.legal = self._pass_legal(hand)
-        elif passing.any():
-            self.legal = np.where(passing, self._pass_legal(hand), self._play_legal(hand))
-        else:
+        if not passing.any():
             self.legal = self._play_legal(hand)
+        elif passing.all():
+            self.legal = self._pass_legal(hand)
+        else:
+            self.legal = np.where(passing, self._pass_legal(hand), self._play_legal(hand))
 
     def _pass_legal(self, hand: np.ndarray) -> np.ndarray:
         if not self.no_pass:
@@ -434,15 +462,15 @@ class VectorEngine:
 
     def _play_legal(self, hand: np.ndarray) -> np.ndarray:
         following = self.in_trick > 0
-        first = self.tricks == 0
         # Games dealt together lead and follow in step: most often one of the two is not needed.
         if following.all():
             play_legal = self._follow_legal(hand)
         elif following.any():
-            play_legal = np.where(following, self._follow_legal(hand), self._lead_legal(hand, first))
+            play_legal = np.where(following, self._follow_legal(hand), self._lead_legal(hand, self.tricks == 0))
         else:
-            play_legal = self._lead_legal(hand, first)
+            play_legal = self._lead_legal(hand, self.tricks == 0)
         if self.rules.first_trick_no_points:
+            first = self.tricks == 0
             # A first lead that names the card or the suit (lowest club) is exempt, as in the reference.
             restricted = first & following if self.rules.first_lead.startswith("lowest_club") else first
             clean = play_legal & ~self.penalty_mask
@@ -470,7 +498,7 @@ class VectorEngine:
         if self.rules.hearts_lead == "any_time":
             return legal
         non_hearts = legal & ~_HEARTS
-        keep = self.broken | (non_hearts == 0)
+        keep = ((self.flag_bits & self._broken_bit) != 0) | (non_hearts == 0)
         if self.rules.lead_hearts_with_queen_only:
             keep |= (hand & ~(_HEARTS | np.uint64(1 << QUEEN_SPADES))) == 0
         return np.where(keep, legal, non_hearts)
