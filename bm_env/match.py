@@ -26,7 +26,11 @@ class Match:
         rng: np.random.Generator | int | None = None,
         first_dealer: int | None = None,
         on_illegal: str = "raise",
+        deal_first: bool = True,
     ) -> None:
+        """``deal_first=False`` leaves the first deal to a :meth:`start_deal` call, for a caller
+        that gives its hands or pass direction: dealing it at random first would waste the
+        work and the generator's draws."""
         self.rules = rules
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         n = rules.num_players
@@ -42,7 +46,8 @@ class Match:
         self.completed: list[Deal] = []
         self.tied: tuple[int, ...] | None = None  # seats in a tie-break among the tied players
         self.winners: tuple[int, ...] | None = None
-        self.deal: Deal = self.start_deal()
+        if deal_first:
+            self.start_deal()
 
     @property
     def is_over(self) -> bool:
@@ -82,7 +87,8 @@ class Match:
                 f"pass direction {pass_direction!r} is not in this game's cycle {list(self.rules.pass_cycle)}"
             )
         totals = tuple(self.totals[s] for s in seats)
-        self.deal = Deal(
+        #: The deal in progress.
+        self.deal: Deal = Deal(
             self.rules, hands, dealer_pos, pass_direction, seats, totals, self.deals_played, self.on_illegal, kitty
         )
         return self.deal

@@ -9,6 +9,7 @@ direction) are played in its loop but not counted. :func:`run` returns rows for 
 
 from __future__ import annotations
 
+import statistics
 import time
 
 import numpy as np
@@ -76,12 +77,14 @@ def time_openspiel(decisions: int, seed: int = 0) -> tuple[float, float] | None:
 def run(quick: bool) -> list[dict]:
     """Rows for ``bm-bench``: decisions/s of each contender per CPU-second (``wall``: per wall-clock second).
 
-    The contenders are measured in alternating rounds and each rate is the total decisions over
-    the total time, so a busy machine slows every contender alike rather than whichever ran
-    last; the CPU-time rate (``time.process_time``) is less sensitive to other processes.
+    The contenders are measured in alternating rounds, so a busy spell of the machine slows
+    every contender alike rather than whichever ran then, and each rate is the median of its
+    rounds (every round's rate is kept in the JSON as ``rounds``), so one disturbed round
+    does not move it; the CPU-time rate (``time.process_time``) is less sensitive to other
+    processes than the wall clock.
     """
-    rounds = 2 if quick else 5
-    decisions = 10_000 if quick else 40_000
+    rounds = 3 if quick else 7
+    decisions = 7_000 if quick else 30_000
     chooser = "pre-drawn int mod len(mask.nonzero()[0]), obs+mask read every decision"
     contenders = [
         ("env black_maria 3p (deal episodes)", lambda d, r: time_env(d, r, rules="black_maria")),
@@ -89,25 +92,24 @@ def run(quick: bool) -> list[dict]:
         ("env american_hearts 4p (deal episodes)", lambda d, r: time_env(d, r, rules="american_hearts")),
         ("openspiel hearts 4p (pyspiel, observer)", time_openspiel),
     ]
-    spent = {name: [0.0, 0.0] for name, _ in contenders}
-    missing = set()
+    rates: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in contenders}
     for r in range(rounds):
         for name, measure in contenders:
             times = measure(decisions, r)
-            if times is None:
-                missing.add(name)
-            else:
-                spent[name][0] += times[0]
-                spent[name][1] += times[1]
+            if times is not None:
+                rates[name].append((decisions / times[0], decisions / times[1]))
     rows = []
     for name, _ in contenders:
-        measured = name not in missing
+        measured = bool(rates[name])
+        cpu = sorted(c for _, c in rates[name])
         rows.append({
             "name": name,
-            "value": round(rounds * decisions / spent[name][1]) if measured else None,
-            "wall": round(rounds * decisions / spent[name][0]) if measured else None,
+            "value": round(statistics.median(cpu)) if measured else None,
+            "wall": round(statistics.median(w for w, _ in rates[name])) if measured else None,
+            "rounds": [round(c) for _, c in rates[name]],
             "unit": "decisions/s",
-            "note": chooser + ("" if measured else "; pyspiel not installed"),
+            "note": (f"{chooser}; median of {rounds} rounds of {decisions:,} ({cpu[0]:,.0f}-{cpu[-1]:,.0f})"
+                     if measured else f"{chooser}; pyspiel not installed"),
             **({"ref": "openspiel_observer"} if name.startswith("openspiel") else {"vs": "openspiel_observer"}),
         })
     return rows

@@ -11,6 +11,7 @@ engine and playing, measured in a separate run (tracing slows numpy down).
 
 from __future__ import annotations
 
+import statistics
 import time
 import tracemalloc
 
@@ -53,21 +54,29 @@ def peak_memory_mb(preset: str, num_players: int | None, batch: int, steps: int 
 
 
 def run(quick: bool) -> list[dict]:
-    """Rows (name, value, unit, note) for ``bm-bench``."""
-    decisions = 1_000_000 if quick else 8_000_000
+    """Rows (name, value, unit, note) for ``bm-bench``.
+
+    Each rate is the median of a few rounds (each round's rate is kept in the JSON as
+    ``rounds``): one round disturbed by other work on the machine does not move it.
+    """
+    rounds = 1 if quick else 5
+    decisions = 1_000_000 if quick else 2_000_000  # per round
     rows = []
 
-    def row(name: str, rates: tuple[float, float]) -> dict:
-        wall, cpu = rates
-        return {"name": name, "value": round(cpu), "wall": round(wall), "unit": "decisions/s",
-                "note": CHOOSER, "vs": "openspiel_observer"}
+    def row(name: str, preset: str, n: int, batch: int, budget: int) -> dict:
+        rates = [decisions_per_second(preset, n, batch, budget, seed=r) for r in range(rounds)]
+        cpu = sorted(c for _, c in rates)
+        spread = f"; median of {rounds} rounds ({cpu[0]:,.0f}-{cpu[-1]:,.0f})" if rounds > 1 else ""
+        return {"name": name, "value": round(statistics.median(cpu)),
+                "wall": round(statistics.median(w for w, _ in rates)), "rounds": [round(c) for _, c in rates],
+                "unit": "decisions/s", "note": CHOOSER + spread, "vs": "openspiel_observer"}
 
     for batch in (1, 64, 1024, 4096, 16384):
         budget = decisions if batch >= 1024 else decisions // (400 if batch == 1 else 40)
-        rows.append(row(f"vector black_maria 3p batch {batch}", decisions_per_second("black_maria", 3, batch, budget)))
+        rows.append(row(f"vector black_maria 3p batch {batch}", "black_maria", 3, batch, budget))
     for preset, n in (("black_maria", 4), ("black_maria", 7), ("dirty_lady", 4), ("american_hearts", 4),
                       ("openspiel_hearts", 4), ("spot_hearts", 5), ("petrone_black_mariah", 4)):
-        rows.append(row(f"vector {preset} {n}p batch 4096", decisions_per_second(preset, n, 4096, decisions)))
+        rows.append(row(f"vector {preset} {n}p batch 4096", preset, n, 4096, decisions))
     for batch in (4096, 65536):
         rows.append({"name": f"vector black_maria 3p batch {batch} peak memory",
                      "value": round(peak_memory_mb("black_maria", 3, batch, 20 if quick else 100), 1),

@@ -195,16 +195,13 @@ class BlackMariaEnv(AECEnv):
         n = self.rules.num_players
         if self.episode == "deal":
             first = dealer if dealer is not None else (self._first_dealer + self._episodes) % n
-            match = Match(self.rules, self._rng, first, self.illegal_action)
+            match = Match(self.rules, self._rng, first, self.illegal_action, deal_first=False)
             # A given deal passes like a match's first deal unless told otherwise, so replays agree.
             if direction is None and hands is None and self.rules.pass_order == "cycle":
                 direction = pass_direction_for(self.rules, self._episodes, None)
-            if hands is not None or (direction is not None and direction != match.deal.pass_direction):
-                match.start_deal(hands, None, direction, kitty)
         else:
-            match = Match(self.rules, self._rng, dealer, self.illegal_action)
-            if hands is not None or direction is not None:
-                match.start_deal(hands, None, direction, kitty)
+            match = Match(self.rules, self._rng, dealer, self.illegal_action, deal_first=False)
+        match.start_deal(hands, None, direction, kitty)
         self._episodes += 1
         self.match = match
         self._deal = match.deal
