@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .rules import MAX_PLAYERS_TWO_DECKS, Rules
+from .rules import Rules
 
 MOON_CHOICES = ("subtract", "add")
 
@@ -30,13 +30,11 @@ def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> b
     return max(totals) > rules.match_threshold  # threshold_passed
 
 
-def _units(rules: Rules, n: int) -> tuple[tuple[int, ...], ...]:
+def _units(rules: Rules, n: int) -> list[tuple[int, ...]]:
     """Positions of each scoring unit: one per player, or the two partnerships (0, 2) and (1, 3)."""
-    return _JOINT_UNITS if rules.teams == "joint" and n == 4 else _SINGLE_UNITS[n]
-
-
-_JOINT_UNITS = ((0, 2), (1, 3))
-_SINGLE_UNITS = tuple(tuple((p,) for p in range(n)) for n in range(MAX_PLAYERS_TWO_DECKS + 1))
+    if rules.teams == "joint" and n == 4:
+        return [(0, 2), (1, 3)]
+    return [(p,) for p in range(n)]
 
 
 def moon_shooter(
@@ -94,11 +92,9 @@ def deal_scores(
     """
     n = len(captured)
     units = _units(rules, n)
-    clean_bonus = rules.clean_trick_bonus
-    own = [x + clean_bonus * t for x, t in zip(captured, clean_tricks)] if clean_bonus else list(captured)
-    solo = len(units) == n  # one unit per player: the unit sums are the players' own figures
-    unit_scores = own if solo else [sum(own[p] for p in u) for u in units]
-    unit_pen = penalty_taken if solo else [sum(penalty_taken[p] for p in u) for u in units]
+    own = [captured[p] + rules.clean_trick_bonus * clean_tricks[p] for p in range(n)]
+    unit_scores = [sum(own[p] for p in u) for u in units]
+    unit_pen = [sum(penalty_taken[p] for p in u) for u in units]
     shot = moon_shooter(rules, penalty_taken, penalty_total, tricks_won)
     if shot is not None:
         shooter, total = shot
@@ -130,8 +126,6 @@ def deal_scores(
                     unit_scores = minus
     if multipliers is not None:
         unit_scores = [x * _prod(multipliers[p] for p in u) for x, u in zip(unit_scores, units)]
-    if solo:
-        return tuple(unit_scores)
     scores = [0] * n
     for x, u in zip(unit_scores, units):
         for p in u:

@@ -13,6 +13,7 @@ dependencies are missing does not stop the others.
 from __future__ import annotations
 
 import importlib
+import statistics
 from dataclasses import dataclass
 from typing import Callable
 
@@ -35,6 +36,19 @@ SECTIONS: tuple[Section, ...] = (
 )
 
 
+def rounds_row(rates: list[tuple[float, float]]) -> dict:
+    """The row keys of a rate measured in rounds, from each round's ``(wall, cpu)`` rate.
+
+    ``value`` and ``wall`` are the medians, so one round disturbed by other work on the
+    machine does not move them; ``rounds`` keeps every round's CPU rate for the JSON, and
+    ``spread`` is a note fragment naming the count and the range (empty for one round).
+    """
+    cpu = sorted(c for _, c in rates)
+    spread = f"median of {len(cpu)} rounds ({cpu[0]:,.0f}-{cpu[-1]:,.0f})" if len(cpu) > 1 else ""
+    return {"value": round(statistics.median(cpu)), "wall": round(statistics.median(w for w, _ in rates)),
+            "rounds": [round(c) for _, c in rates], "spread": spread}
+
+
 def section(name: str) -> Section:
     for s in SECTIONS:
         if s.name == name:
@@ -42,4 +56,4 @@ def section(name: str) -> Section:
     raise KeyError(f"unknown benchmark section {name!r}; sections: {[s.name for s in SECTIONS]}")
 
 
-__all__ = ["Section", "SECTIONS", "section"]
+__all__ = ["Section", "SECTIONS", "rounds_row", "section"]

@@ -9,12 +9,12 @@ direction) are played in its loop but not counted. :func:`run` returns rows for 
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import numpy as np
 
 from ..black_maria_v0 import env as make_env
+from . import rounds_row
 
 
 def _draws(count: int, seed: int) -> list[int]:
@@ -100,16 +100,14 @@ def run(quick: bool) -> list[dict]:
                 rates[name].append((decisions / times[0], decisions / times[1]))
     rows = []
     for name, _ in contenders:
-        measured = bool(rates[name])
-        cpu = sorted(c for _, c in rates[name])
+        if rates[name]:
+            measured = rounds_row(rates[name])
+            note = f"{chooser}; {decisions:,} decisions a round, {measured.pop('spread')}"
+        else:
+            measured = {"value": None, "wall": None}
+            note = f"{chooser}; pyspiel not installed"
         rows.append({
-            "name": name,
-            "value": round(statistics.median(cpu)) if measured else None,
-            "wall": round(statistics.median(w for w, _ in rates[name])) if measured else None,
-            "rounds": [round(c) for _, c in rates[name]],
-            "unit": "decisions/s",
-            "note": (f"{chooser}; median of {rounds} rounds of {decisions:,} ({cpu[0]:,.0f}-{cpu[-1]:,.0f})"
-                     if measured else f"{chooser}; pyspiel not installed"),
+            "name": name, **measured, "unit": "decisions/s", "note": note,
             **({"ref": "openspiel_observer"} if name.startswith("openspiel") else {"vs": "openspiel_observer"}),
         })
     return rows

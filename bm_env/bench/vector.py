@@ -11,7 +11,6 @@ engine and playing, measured in a separate run (tracing slows numpy down).
 
 from __future__ import annotations
 
-import statistics
 import time
 import tracemalloc
 
@@ -19,6 +18,7 @@ import numpy as np
 
 from ..rules import make_rules
 from ..vector import VectorEngine
+from . import rounds_row
 
 CHOOSER = "random_actions (k-th set bit of the legal set), obs + mask produced every step, one core"
 
@@ -64,12 +64,10 @@ def run(quick: bool) -> list[dict]:
     rows = []
 
     def row(name: str, preset: str, n: int, batch: int, budget: int) -> dict:
-        rates = [decisions_per_second(preset, n, batch, budget, seed=r) for r in range(rounds)]
-        cpu = sorted(c for _, c in rates)
-        spread = f"; median of {rounds} rounds ({cpu[0]:,.0f}-{cpu[-1]:,.0f})" if rounds > 1 else ""
-        return {"name": name, "value": round(statistics.median(cpu)),
-                "wall": round(statistics.median(w for w, _ in rates)), "rounds": [round(c) for _, c in rates],
-                "unit": "decisions/s", "note": CHOOSER + spread, "vs": "openspiel_observer"}
+        measured = rounds_row([decisions_per_second(preset, n, batch, budget, seed=r) for r in range(rounds)])
+        spread = measured.pop("spread")
+        return {"name": name, **measured, "unit": "decisions/s",
+                "note": f"{CHOOSER}; {spread}" if spread else CHOOSER, "vs": "openspiel_observer"}
 
     for batch in (1, 64, 1024, 4096, 16384):
         budget = decisions if batch >= 1024 else decisions // (400 if batch == 1 else 40)

@@ -28,18 +28,14 @@ import numpy as np
 
 from ..cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
 from ..deal import PASS, PLAY, Deal
-from ..observation import NUMBER_SHIFT, encode_rules, offsets, size
+from ..observation import encode_rules, offsets, size, split_number
 from ..rules import Rules
-
-
-_FINE = (1 << NUMBER_SHIFT) - 1  # the fine part of a number's cell pair
 
 
 def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:
     """Write ``v`` as its (coarse, fine) cell pair starting at each of ``cells``."""
-    # split_number(v), inline (a deal writes a dozen numbers): the coarse part as its int8
-    # two's-complement byte, since a bytearray holds bytes.
-    coarse, fine = (v >> NUMBER_SHIFT) & 0xFF, v & _FINE
+    coarse, fine = split_number(v)
+    coarse &= 0xFF  # the int8 two's-complement byte of a negative coarse part
     for i in cells:
         buf[i] = coarse
         buf[i + 1] = fine
@@ -245,11 +241,7 @@ class ObservationTracker:
             view[span] = zeros
         buf = self._buffer
         winner_pos = deal.tricks[-1][2]
-        points = deal.captured[winner_pos]
-        coarse, fine = (points >> NUMBER_SHIFT) & 0xFF, points & _FINE  # as _put_number, inline: once a trick
-        for i in self._points[deal.seats[winner_pos]]:
-            buf[i] = coarse
-            buf[i + 1] = fine
+        _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured[winner_pos])
         tricks = len(deal.tricks)
         for i in self._tricks_played:
             buf[i] = tricks
