@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
@@ -79,7 +80,10 @@ def _seed(seed: int, *parts: int) -> int:
     return int(np.random.SeedSequence([BOARD_SET_VERSION, seed, *parts]).generate_state(1)[0])
 
 
-def _init(rules: Rules, seating: Sequence[str], seed: int) -> None:
+def _init(rules: Rules, seating: Sequence[str], seed: int, threads: int | None = None) -> None:
+    """Build the agents of a worker; ``threads`` caps torch's intra-op threads (one per worker process)."""
+    if threads is not None and "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(threads)
     _W["rules"] = rules
     _W["seed"] = seed
     _W["agents"] = [make_agent(spec, rules, None) for spec in seating]
@@ -172,7 +176,8 @@ def evaluate(
         collect(map(_task, jobs))
     else:
         chunk = max(1, min(8, len(jobs) // (workers * 8)))
-        with mp.get_context("fork").Pool(workers, _init, (rules, seating, seed)) as pool:
+        # Spawned, not forked: a fork after torch has started its thread pool hangs the child.
+        with mp.get_context("spawn").Pool(workers, _init, (rules, seating, seed, 1)) as pool:
             collect(pool.imap_unordered(_task, jobs, chunksize=chunk))
     if bar is not None:
         bar.close()

@@ -58,3 +58,12 @@ class DealSource:
         out = self._hands[self._next:self._next + count]
         self._next += count
         return out
+
+    def undealt(self) -> np.ndarray:
+        """The deals dealt in the current block and not yet handed out ``[k, n]``."""
+        return self._hands[self._next:]
+
+    def set_undealt(self, hands: np.ndarray) -> None:
+        """Hand out these deals before any new block (the other half of :meth:`undealt`)."""
+        self._hands = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1, self.n)
+        self._next = 0

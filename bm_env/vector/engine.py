@@ -271,6 +271,45 @@ class VectorEngine:
         bits = (x >> shift).astype(np.int64) & 0xFF
         return shift.astype(np.int64) + _NTH_BIT[bits * 8 + (k - below)]
 
+    #: The arrays that hold the games as they stand; everything else is fixed by the rules at construction.
+    _STATE_ARRAYS = ("hands", "received", "trick_bits", "moved", "voids", "captured", "captured_cells", "count_cells",
+                     "penalty_taken", "clean_tricks", "to_act", "dealer", "eldest", "leader", "led", "phase", "picked",
+                     "in_trick", "tricks", "deal_number", "direction", "pass_offset", "pass_count", "flag_bits",
+                     "dealer_leader", "legal", "_own")
+
+    def get_state(self) -> dict:
+        """Everything that decides how these games go on, for a training checkpoint to resume from.
+
+        Copies of the state arrays, the generator's state and the deals already dealt but not yet
+        handed out: :meth:`set_state` on an engine of the same rules and batch size then plays on
+        exactly as this one would.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before get_state(): there are no games yet")
+        arrays = {name: getattr(self, name).copy() for name in self._STATE_ARRAYS}
+        if self.keep_final:
+            arrays["final_obs"] = self.final_obs.copy()
+        arrays["undealt"] = self._source.undealt().copy()
+        return {"rules": self.rules.to_dict(), "batch_size": self.num_envs, "arrays": arrays,
+                "generator": self._rng.bit_generator.state}
+
+    def set_state(self, state: dict) -> None:
+        """Continue the games of :meth:`get_state` (from an engine of the same rules and batch size)."""
+        if state.get("rules") != self.rules.to_dict() or state.get("batch_size") != self.num_envs:
+            raise ValueError("engine state was saved for other rules or another batch size; "
+                             f"this engine plays {self.num_envs} games of {self.rules.to_dict()}")
+        arrays = state["arrays"]
+        names = list(self._STATE_ARRAYS) + (["final_obs"] if self.keep_final else [])
+        for name in names:
+            mine, saved = getattr(self, name), np.asarray(arrays[name])
+            if saved.shape != mine.shape or saved.dtype != mine.dtype:
+                raise ValueError(f"engine state array {name!r} is {saved.dtype}{list(saved.shape)}, "
+                                 f"expected {mine.dtype}{list(mine.shape)}")
+            setattr(self, name, saved.copy())
+        self._rng.bit_generator.state = state["generator"]
+        self._source.set_undealt(np.asarray(arrays["undealt"], dtype=np.uint64))
+        self._started = True
+
     def state(self) -> dict[str, np.ndarray]:
         """Perfect-information state for critics and tests (copies; per-seat arrays ``[N, n]`` by seat)."""
         t = lambda a: np.ascontiguousarray(a.T)  # noqa: E731

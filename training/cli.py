@@ -1,0 +1,91 @@
+"""``bm-train``: self-play PPO on the vector engine.
+
+Examples::
+
+    bm-train --config configs/train_quick.yaml
+    bm-train --config configs/black_maria_3p.yaml --set lr=1e-4 --set num_envs=1024
+    bm-train --resume runs/black_maria_3p --set total_decisions=200000000
+    bm-train --best-response policy:checkpoints/black_maria_3p.pt --set max_minutes=20
+
+A run writes its folder (``--run-dir``, default ``runs/<config name>``): the resolved
+config, training states to resume from, the play checkpoints ``best.pt`` and ``latest.pt``
+(``policy:RUN_DIR/best.pt`` plays them), the evaluation history and TensorBoard logs
+(``tensorboard --logdir RUN_DIR/tb``). ``--best-response policy:PATH`` trains a fresh agent
+against that frozen policy in every other seat and evaluates against it: the score it
+reaches in a fixed budget measures how exploitable the policy is.
+
+Rules the vector engine does not play (the extension rule systems: kitties, charging,
+Cancellation and the rest) are refused with the option named; they train at speed once
+the vector engine plays them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from bm_env.agents.checkpoint import CheckpointError
+from bm_env.config import ConfigError
+from bm_env.vector import UnsupportedRulesError
+
+from .config import load_train_config, parse_overrides
+from .state import TrainingStateError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bm-train", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--config", metavar="FILE", help="YAML config (configs/train_*.yaml); defaults where absent")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override one config key (repeatable), e.g. --set lr=1e-4")
+    p.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest training state")
+    p.add_argument("--run-dir", metavar="DIR", help="folder of a new run (default runs/<config name>)")
+    p.add_argument("--device", choices=["cpu", "cuda"], help="where the networks run (default: the config's)")
+    p.add_argument("--best-response", metavar="SPEC", help="train against this frozen policy:PATH in every other seat")
+    p.add_argument("--quiet", action="store_true", help="no progress bar: one line per evaluation and checkpoint")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .trainer import Trainer  # torch and the engine load only once the arguments are good
+
+    try:
+        if args.resume:
+            if args.config or args.best_response or args.run_dir:
+                raise ConfigError("--resume continues a run with its own config; "
+                                  "do not give --config, --best-response or --run-dir with it")
+            overrides = parse_overrides(args.set)
+            if args.device:
+                overrides["device"] = args.device
+            trainer = Trainer.resume(args.resume, overrides, args.quiet)
+        else:
+            extra = list(args.set)
+            if args.device:
+                extra.append(f"device={args.device}")
+            if args.best_response:
+                extra += [f"frozen_opponent={args.best_response}", f"eval_opponent={args.best_response}"]
+            config = load_train_config(args.config, extra)
+            name = os.path.splitext(os.path.basename(args.config))[0] if args.config else "run"
+            if args.best_response:
+                name += "_best_response"
+            run_dir = args.run_dir or os.path.join("runs", name)
+            if os.path.isdir(os.path.join(run_dir, "states")):
+                raise ConfigError(f"run folder {run_dir!r} already holds a run: continue it with --resume {run_dir}, "
+                                  "or give another --run-dir")
+            trainer = Trainer(config, run_dir, args.quiet)
+    except (ConfigError, TrainingStateError, CheckpointError, UnsupportedRulesError) as e:
+        print(f"bm-train: {e}", file=sys.stderr)
+        return 2
+    result = trainer.run()
+    print(f"{result.stopped}: {result.updates} updates, {result.decisions:,} decisions, "
+          f"{result.seconds / 60:.1f} min; run folder {result.run_dir}")
+    if result.final_table:
+        print(result.final_table)
+    print(f"TensorBoard: tensorboard --logdir {os.path.join(result.run_dir, 'tb')}")
+    return {"done": 0, "interrupted": 130, "nan": 1}[result.stopped]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

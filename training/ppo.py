@@ -1,0 +1,135 @@
+"""PPO with action masking for one policy shared by every seat.
+
+The policy is the play network of :mod:`bm_env.agents.checkpoint` (``PolicyNet``: the
+observation in, one logit per action out), so what trains is exactly what ``policy:PATH``
+plays. The critic is a separate MLP; with ``critic_state`` it also reads every seat's
+hand and pending pass picks (perfect information, relative to the acting seat), which the
+policy never sees: a centralised critic, used only during training.
+
+Illegal actions get the dtype's lowest logit before the softmax (``-inf`` would make the
+entropy NaN). Sampling is Gumbel-max with the trainer's own ``torch.Generator``, so a seeded
+run is reproducible and never touches the global random state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from bm_env.agents.checkpoint import PolicyNet
+
+
+class NonFiniteLossError(RuntimeError):
+    """A loss or gradient became NaN or infinite: the update is refused and training stops."""
+
+
+class ValueNet(nn.Module):
+    """An MLP from the critic's input to one value."""
+
+    def __init__(self, in_size: int, hidden: Sequence[int]) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = in_size
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        layers.append(nn.Linear(width, 1))
+        self.body = nn.Sequential(*layers)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x).squeeze(-1)
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Illegal actions at the dtype's minimum logit."""
+    return logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
+
+
+def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """Actions drawn from masked ``logits`` (Gumbel-max) and their log-probabilities."""
+    u = torch.rand(logits.shape, generator=generator, device=logits.device).clamp_(1e-12, 1.0)
+    actions = (logits - torch.log(-torch.log(u))).argmax(dim=1)
+    logp = torch.log_softmax(logits, dim=1).gather(1, actions[:, None]).squeeze(1)
+    return actions, logp
+
+
+def critic_input(obs: torch.Tensor, hidden: torch.Tensor | None) -> torch.Tensor:
+    return obs if hidden is None else torch.cat([obs, hidden], dim=1)
+
+
+@dataclass
+class Batch:
+    """The trainable decisions of one rollout (int8 observations, float targets)."""
+
+    obs: torch.Tensor  # [B, L] int8
+    hidden: torch.Tensor | None  # [B, H] int8: every hand, for the critic
+    mask: torch.Tensor  # [B, A] bool
+    actions: torch.Tensor  # [B] int64
+    logp: torch.Tensor  # [B] float32: log-probability when acted
+    values: torch.Tensor  # [B] float32: the critic's value when acted
+    advantages: torch.Tensor  # [B]
+    returns: torch.Tensor  # [B]
+
+    def __len__(self) -> int:
+        return self.actions.shape[0]
+
+
+def update(actor: PolicyNet, critic: ValueNet, optimizer: torch.optim.Optimizer, batch: Batch, epochs: int,
+           minibatch_size: int, clip: float, ent_coef: float, vf_coef: float, max_grad_norm: float,
+           target_kl: float | None, generator: torch.Generator) -> dict[str, float]:
+    """``epochs`` passes of clipped PPO over ``batch`` in shuffled minibatches; returns the update's statistics."""
+    params = [p for group in optimizer.param_groups for p in group["params"]]
+    size = len(batch)
+    sums = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
+    steps = 0
+    for _ in range(epochs):
+        order = torch.randperm(size, generator=generator, device=batch.actions.device)
+        kl_epoch, mbs = 0.0, 0
+        for lo in range(0, size, minibatch_size):
+            mb = order[lo:lo + minibatch_size]
+            obs = batch.obs[mb].float()
+            logits = masked_logits(actor(obs), batch.mask[mb])
+            logp_all = torch.log_softmax(logits, dim=1)
+            logp = logp_all.gather(1, batch.actions[mb, None]).squeeze(1)
+            entropy = -(logp_all.exp() * logp_all).sum(dim=1).mean()
+            log_ratio = logp - batch.logp[mb]
+            ratio = log_ratio.exp()
+            adv = batch.advantages[mb]
+            adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+            policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - clip, 1 + clip)).mean()
+            hidden = None if batch.hidden is None else batch.hidden[mb].float()
+            value = critic(critic_input(obs, hidden))
+            value_loss = 0.5 * (value - batch.returns[mb]).pow(2).mean()
+            loss = policy_loss - ent_coef * entropy + vf_coef * value_loss
+            if not torch.isfinite(loss):
+                raise NonFiniteLossError(
+                    f"the loss became {loss.item()} (policy {policy_loss.item()}, value {value_loss.item()}, "
+                    f"entropy {entropy.item()})")
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            grad_norm = nn.utils.clip_grad_norm_(params, max_grad_norm)
+            if not torch.isfinite(grad_norm):
+                raise NonFiniteLossError(f"the gradient norm became {grad_norm.item()}")
+            optimizer.step()
+            with torch.no_grad():
+                kl = ((ratio - 1) - log_ratio).mean().item()
+                sums["policy_loss"] += policy_loss.item()
+                sums["value_loss"] += value_loss.item()
+                sums["entropy"] += entropy.item()
+                sums["approx_kl"] += kl
+                sums["clip_fraction"] += ((ratio - 1).abs() > clip).float().mean().item()
+            steps += 1
+            kl_epoch += kl
+            mbs += 1
+        if target_kl is not None and kl_epoch / mbs > target_kl:
+            break
+    stats = {k: v / max(steps, 1) for k, v in sums.items()}
+    returns = batch.returns.cpu().numpy()
+    var = float(np.var(returns))
+    stats["explained_variance"] = float("nan") if var == 0 else 1.0 - float(np.var(returns - batch.values.cpu().numpy())) / var
+    stats["gradient_steps"] = float(steps)
+    return stats

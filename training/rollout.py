@@ -1,0 +1,185 @@
+"""Self-play rollouts on the vector engine, with earlier snapshots as opponents.
+
+Each game has a seating, drawn again whenever its deal ends so that a deal is played by
+one cast: in a self-play deal the current policy plays every seat; in a pool deal one
+seat (drawn) is the current policy and every other seat one snapshot of the pool (drawn),
+with share ``pool_share``. With a frozen opponent (best response) every deal is a pool
+deal against it. Only the current policy's decisions are trained; a seat's decision whose
+deal is still on when the rollout ends is carried into the next one
+(:mod:`training.trajectories`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from bm_env.agents.checkpoint import PolicyNet
+from bm_env.rules import Rules
+from bm_env.vector import VectorEngine
+
+from .ppo import Batch, ValueNet, critic_input, masked_logits, sample
+from .trajectories import seat_targets
+
+LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
+
+
+def hidden_cards(engine: VectorEngine) -> np.ndarray:
+    """``[N, 2n * 52]`` int8: every seat's hand, then every seat's pending pass picks, from the acting seat round."""
+    n, N = engine.n, engine.num_envs
+    seats = (engine.to_act[None, :] + np.arange(n)[:, None]) % n  # [n, N]: the acting seat, then leftwards
+    words = np.concatenate([np.take_along_axis(engine.hands, seats, axis=0),
+                            np.take_along_axis(engine.moved[0], seats, axis=0)])  # [2n, N] uint64
+    bits = np.unpackbits(np.ascontiguousarray(words.T).view(np.uint8).reshape(N, 2 * n, 8), axis=2,
+                         bitorder="little")[:, :, :52]
+    return bits.reshape(N, 2 * n * 52).view(np.int8)
+
+
+def hidden_size(rules: Rules) -> int:
+    return 2 * rules.num_players * 52
+
+
+@dataclass
+class Rollout:
+    """One rollout's trainable decisions and what was seen while collecting them."""
+
+    batch: Batch
+    decisions: int  # every decision stepped, the snapshots' included
+    deals_ended: int
+    learner_reward: float  # mean deal-end reward of the current policy's seats in pool deals (nan: none)
+    engine_seconds: float
+    forward_seconds: float
+
+
+class SelfPlay:
+    """The engine, its games' seatings and the decisions carried between rollouts."""
+
+    def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int) -> None:
+        self.rules = rules
+        self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
+        self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
+        self.critic_state = critic_state
+        self.obs, self.mask, _ = self.engine.reset()
+        self.seating = np.full((num_envs, self.n), LEARNER, dtype=np.int64)
+        L, A = self.obs.shape[1], self.mask.shape[1]
+        H = hidden_size(rules) if critic_state else 0
+        N, n = num_envs, self.n
+        self.carried = {  # the decisions carried into the next rollout, by game and seat
+            "valid": np.zeros((N, n), dtype=bool), "obs": np.zeros((N, n, L), dtype=np.int8),
+            "hidden": np.zeros((N, n, H), dtype=np.int8), "mask": np.zeros((N, n, A), dtype=bool),
+            "actions": np.zeros((N, n), dtype=np.int64), "logp": np.zeros((N, n), dtype=np.float32),
+            "values": np.zeros((N, n), dtype=np.float32),
+        }
+
+    # ------------------------------------------------------------------ seatings
+
+    def draw_seatings(self, games: np.ndarray, rng: np.random.Generator, pool_size: int, pool_share: float) -> None:
+        """New seatings for ``games`` (their deal has just ended, or training starts)."""
+        if games.size == 0:
+            return
+        self.seating[games] = LEARNER
+        if pool_size == 0 or pool_share == 0:
+            return
+        pooled = games[rng.random(games.size) < pool_share]
+        if pooled.size == 0:
+            return
+        snapshot = rng.integers(pool_size, size=pooled.size)
+        learner_seat = rng.integers(self.n, size=pooled.size)
+        self.seating[pooled] = snapshot[:, None]
+        self.seating[pooled, learner_seat] = LEARNER
+
+    # ------------------------------------------------------------------ collecting
+
+    @torch.no_grad()
+    def collect(self, actor: PolicyNet, critic: ValueNet, pool: list[PolicyNet], generator: torch.Generator,
+                rng: np.random.Generator, pool_share: float, gamma: float, lam: float, device: torch.device) -> Rollout:
+        """Play ``rollout_steps`` steps of every game; return the trainable decisions with their targets."""
+        T, N, n = self.T, self.N, self.n
+        L, A = self.obs.shape[1], self.mask.shape[1]
+        H = self.carried["hidden"].shape[2]
+        obs = np.empty((T, N, L), dtype=np.int8)
+        hidden = np.empty((T, N, H), dtype=np.int8)
+        mask = np.empty((T, N, A), dtype=bool)
+        actions = np.empty((T, N), dtype=np.int64)
+        logp = np.empty((T, N), dtype=np.float32)
+        values = np.empty((T, N), dtype=np.float32)
+        seat = np.empty((T, N), dtype=np.int64)
+        learner = np.empty((T, N), dtype=bool)
+        done = np.empty((T, N), dtype=bool)
+        rewards = np.empty((T, N, n), dtype=np.float32)
+        engine_s = forward_s = 0.0
+        pool_rewards: list[np.ndarray] = []
+        rows = np.arange(N)
+        for t in range(T):
+            t0 = time.perf_counter()
+            obs[t], mask[t] = self.obs, self.mask != 0
+            seat[t] = to_act = self.engine.to_act
+            if H:
+                hidden[t] = hidden_cards(self.engine)
+            who = self.seating[rows, to_act]
+            learner[t] = who == LEARNER
+            x = torch.from_numpy(obs[t]).to(device).float()
+            legal = torch.from_numpy(mask[t]).to(device)
+            logits = masked_logits(actor(x), legal)
+            act, lp = sample(logits, generator)
+            h = torch.from_numpy(hidden[t]).to(device).float() if H else None
+            values[t] = critic(critic_input(x, h)).cpu().numpy()
+            for k in np.unique(who[who != LEARNER]):
+                sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
+                act[sel], _ = sample(masked_logits(pool[k](x[sel]), legal[sel]), generator)
+            actions[t], logp[t] = act.cpu().numpy(), lp.cpu().numpy()
+            t1 = time.perf_counter()
+            self.obs, self.mask, _, rewards[t], done[t], _ = self.engine.step(actions[t])
+            ended = np.flatnonzero(done[t])
+            if ended.size:
+                pooled = ended[(self.seating[ended] != LEARNER).any(axis=1)]
+                if pooled.size:
+                    pool_rewards.append(rewards[t, pooled][self.seating[pooled] == LEARNER])
+                self.draw_seatings(ended, rng, len(pool), pool_share)
+            t2 = time.perf_counter()
+            forward_s += t1 - t0
+            engine_s += t2 - t1
+
+        c = self.carried
+        targets = seat_targets(seat, learner, done, rewards, values, c["valid"], c["values"], gamma, lam)
+        flat = {
+            "obs": np.concatenate([c["obs"].reshape(N * n, L), obs.reshape(T * N, L)]),
+            "hidden": np.concatenate([c["hidden"].reshape(N * n, H), hidden.reshape(T * N, H)]),
+            "mask": np.concatenate([c["mask"].reshape(N * n, A), mask.reshape(T * N, A)]),
+            "actions": np.concatenate([c["actions"].reshape(-1), actions.reshape(-1)]),
+            "logp": np.concatenate([c["logp"].reshape(-1), logp.reshape(-1)]),
+            "values": np.concatenate([c["values"].reshape(-1), values.reshape(-1)]),
+        }
+        carry = targets.carry
+        has = carry >= 0
+        self.carried["valid"] = has
+        for key, arr in flat.items():
+            self.carried[key] = np.where(has.reshape(has.shape + (1,) * (arr.ndim - 1)), arr[np.maximum(carry, 0)],
+                                         0).astype(arr.dtype)
+        take = np.flatnonzero(targets.trainable)
+        tensor = lambda a: torch.from_numpy(np.ascontiguousarray(a[take])).to(device)  # noqa: E731
+        batch = Batch(obs=tensor(flat["obs"]), hidden=tensor(flat["hidden"]) if H else None,
+                      mask=tensor(flat["mask"]), actions=tensor(flat["actions"]), logp=tensor(flat["logp"]),
+                      values=tensor(flat["values"]), advantages=tensor(targets.advantages),
+                      returns=tensor(targets.returns))
+        reward = float(np.concatenate(pool_rewards).mean()) if pool_rewards else float("nan")
+        return Rollout(batch, T * N, int(done.sum()), reward, engine_s, forward_s)
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def get_state(self) -> dict:
+        return {"engine": self.engine.get_state(), "obs": self.obs.copy(), "mask": self.mask.copy(),
+                "seating": self.seating.copy(), "carried": {k: v.copy() for k, v in self.carried.items()}}
+
+    def set_state(self, state: dict) -> None:
+        self.engine.set_state(state["engine"])
+        self.obs, self.mask = np.asarray(state["obs"]), np.asarray(state["mask"])
+        self.seating = np.asarray(state["seating"])
+        for key, mine in self.carried.items():
+            saved = np.asarray(state["carried"][key])
+            if saved.shape != mine.shape:
+                raise ValueError(f"carried {key!r} has shape {list(saved.shape)}, expected {list(mine.shape)}")
+            self.carried[key] = saved.astype(mine.dtype)

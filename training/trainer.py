@@ -1,0 +1,339 @@
+"""The training loop: rollouts, PPO updates, the snapshot pool, evaluation, checkpoints, logs.
+
+A run lives in one folder::
+
+    RUN_DIR/config.yaml          the resolved config
+    RUN_DIR/states/state_*.pt    training states, the last ``keep_checkpoints`` (see training.state)
+    RUN_DIR/latest.pt            the play checkpoint of the latest evaluation and of the end (policy:PATH)
+    RUN_DIR/best.pt              the play checkpoint that scored best at evaluation
+    RUN_DIR/evaluations.jsonl    every evaluation: update, decisions, score and interval
+    RUN_DIR/tb/                  TensorBoard logs
+
+Evaluation plays the duplicate harness on the same board set every time (``eval_seed``), so
+scores compare across training; the best one's weights are kept as ``best.pt``. Ctrl-C (or
+SIGTERM) lets the current update finish, saves the training state and stops; a second
+Ctrl-C stops at once, keeping the last saved state. A NaN loss stops the run with the last
+good state kept.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+import yaml
+
+from bm_env import observation
+from bm_env.agents.checkpoint import PolicyNet, load_checkpoint, save_checkpoint
+from bm_env.config import ConfigError
+from bm_env.vector import check_supported
+
+from .config import TrainConfig, config_from_dict
+from .ppo import NonFiniteLossError, ValueNet, update
+from .rollout import SelfPlay, hidden_size
+from .state import TrainingStateError, latest_state, load_state, save_state, to_arrays, to_tensors
+
+#: Keys that ``--resume`` may change with ``--set``: how long and how often, never what is learned.
+RESUME_KEYS = ("total_decisions", "max_minutes", "eval_every", "eval_boards", "eval_workers", "final_eval_boards",
+               "checkpoint_every", "keep_checkpoints", "torch_threads")
+
+
+@dataclass
+class TrainResult:
+    run_dir: str
+    updates: int
+    decisions: int
+    seconds: float  # wall time of the run, evaluations and checkpoints included
+    stopped: str  # "done", "interrupted" or "nan"
+    evaluations: list[dict] = field(default_factory=list)
+    final_table: str = ""
+
+
+class _StopFlag:
+    """Ctrl-C and SIGTERM ask the loop to stop at the end of the update; a second Ctrl-C stops at once."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._old: dict[int, object] = {}
+
+    def __enter__(self) -> "_StopFlag":
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self._handle)
+            except ValueError:  # not the main thread: no signal handling
+                pass
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        if self.requested and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+class Trainer:
+    """One training run; :meth:`run` trains until the config's budget or a stop."""
+
+    def __init__(self, config: TrainConfig, run_dir: str, quiet: bool = False, log=print) -> None:
+        self.config = config
+        self.run_dir = run_dir
+        self.quiet = quiet
+        self.log = log
+        self.rules = config.make_rules()
+        check_supported(self.rules)
+        if config.device == "cuda" and not torch.cuda.is_available():
+            raise ConfigError("device 'cuda' was asked for, but torch sees no CUDA device; use --device cpu")
+        self.device = torch.device(config.device)
+        torch.set_num_threads(config.torch_threads)
+        c = config
+        self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed)
+        obs_size = observation.size_for(self.rules)
+        num_actions = self.selfplay.mask.shape[1]
+        with torch.random.fork_rng(devices=[]):  # initial weights from the run's seed, global state untouched
+            torch.manual_seed(c.seed)
+            self.actor = PolicyNet(obs_size, num_actions, c.hidden).to(self.device)
+            critic_in = obs_size + (hidden_size(self.rules) if c.critic_state else 0)
+            self.critic = ValueNet(critic_in, c.critic_hidden).to(self.device)
+        self.optimizer = torch.optim.Adam([*self.actor.parameters(), *self.critic.parameters()], lr=c.lr, eps=1e-5)
+        self.generator = torch.Generator(self.device).manual_seed(c.seed)
+        self.rng = np.random.default_rng([c.seed, 1])
+        self.pool: list[PolicyNet] = []
+        self.pool_next = 0  # ring position of the next snapshot
+        if c.frozen_opponent:
+            frozen, _ = load_checkpoint(c.frozen_opponent.split(":", 1)[1], self.rules)
+            self.pool = [frozen.to(self.device)]
+        self.update_index = 0
+        self.decisions = 0
+        self.seconds = 0.0  # wall time of the run (evaluations included), over every session of it
+        self.best: dict | None = None
+        self.evaluations: list[dict] = []
+        self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
+        self._writer = None
+
+    # ------------------------------------------------------------------ state
+
+    def _pool_share(self) -> float:
+        return 1.0 if self.config.frozen_opponent else self.config.pool_share
+
+    def state_payload(self) -> dict:
+        return {
+            "config": self.config.to_dict(), "rules": self.rules.to_dict(),
+            "update": self.update_index, "decisions": self.decisions, "seconds": self.seconds,
+            "best": self.best, "evaluations": self.evaluations,
+            "actor": self.actor.state_dict(), "critic": self.critic.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "pool": [] if self.config.frozen_opponent else [p.state_dict() for p in self.pool],
+            "pool_next": self.pool_next,
+            "torch_generator": self.generator.get_state(), "numpy_generator": self.rng.bit_generator.state,
+            "selfplay": to_tensors(self.selfplay.get_state()),
+        }
+
+    def save(self) -> str:
+        return save_state(self.run_dir, self.update_index, self.state_payload(), self.config.keep_checkpoints)
+
+    @classmethod
+    def resume(cls, run_dir: str, overrides: dict | None = None, quiet: bool = False, log=print) -> "Trainer":
+        """The trainer of the run's newest state; ``overrides`` may change only :data:`RESUME_KEYS`."""
+        path = latest_state(run_dir)
+        data = load_state(path)
+        overrides = dict(overrides or {})
+        bad = sorted(set(overrides) - set(RESUME_KEYS))
+        if bad:
+            raise ConfigError(f"--resume keeps what the run learns; --set may change only {list(RESUME_KEYS)}, "
+                              f"not {bad}")
+        try:
+            config = config_from_dict({**data["config"], **overrides}, f"{path} (resolved config)")
+        except (KeyError, TypeError) as e:
+            raise TrainingStateError(f"training state {path!r} has no readable config ({e})") from None
+        trainer = cls(config, run_dir, quiet, log)
+        if data.get("rules") != trainer.rules.to_dict():
+            raise TrainingStateError(f"training state {path!r} was saved for other rules than its config makes")
+        try:
+            trainer.actor.load_state_dict(data["actor"])
+            trainer.critic.load_state_dict(data["critic"])
+            trainer.optimizer.load_state_dict(data["optimizer"])
+            if not config.frozen_opponent:
+                trainer.pool = []
+                for sd in data["pool"]:
+                    net = copy.deepcopy(trainer.actor)
+                    net.load_state_dict(sd)
+                    trainer.pool.append(net.eval())
+            trainer.pool_next = int(data["pool_next"])
+            trainer.generator.set_state(data["torch_generator"])
+            trainer.rng.bit_generator.state = data["numpy_generator"]
+            trainer.selfplay.set_state(to_arrays(data["selfplay"]))
+            trainer.update_index, trainer.decisions = int(data["update"]), int(data["decisions"])
+            trainer.seconds, trainer.best = float(data["seconds"]), data["best"]
+            trainer.evaluations = list(data["evaluations"])
+        except (KeyError, RuntimeError, ValueError, TypeError) as e:
+            raise TrainingStateError(f"training state {path!r} does not fit its config ({type(e).__name__}: {e})") from None
+        return trainer
+
+    # ------------------------------------------------------------------ logging
+
+    @property
+    def writer(self):
+        if self._writer is None:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self._writer = SummaryWriter(os.path.join(self.run_dir, "tb"))
+        return self._writer
+
+    def _scalars(self, values: dict[str, float]) -> None:
+        for key, value in values.items():
+            if value is not None and not (isinstance(value, float) and math.isnan(value)):
+                self.writer.add_scalar(key, value, self.decisions)
+
+    # ------------------------------------------------------------------ evaluation
+
+    def play_checkpoint(self, name: str) -> str:
+        path = os.path.join(self.run_dir, name)
+        save_checkpoint(path, self.actor, self.rules, self.decisions, self.config.to_dict())
+        return path
+
+    def evaluate(self) -> dict:
+        """The current policy against ``eval_opponent`` in every other seat, on the fixed board set."""
+        from bm_env.evaluation import evaluate
+
+        c = self.config
+        path = self.play_checkpoint("latest.pt")
+        seating = [f"policy:{path}"] + [c.eval_opponent] * (self.rules.num_players - 1)
+        res = evaluate(self.rules, seating, c.eval_boards, c.eval_seed, c.eval_workers, progress=False)
+        me = res.agents[0]
+        record = {"update": self.update_index, "decisions": self.decisions, "opponent": c.eval_opponent,
+                  "boards": c.eval_boards, "score": me.advantage, "ci": me.diff_ci}
+        self.evaluations.append(record)
+        with open(os.path.join(self.run_dir, "evaluations.jsonl"), "a") as f:
+            f.write(json.dumps(record) + "\n")
+        self._scalars({"eval/score_vs_opponent": me.advantage, "eval/score_ci": me.diff_ci,
+                       "eval/score_lower": me.advantage - me.diff_ci})
+        if self.best is None or me.advantage > self.best["score"]:
+            self.best = dict(record)
+            self.play_checkpoint("best.pt")
+        return record
+
+    def final_table(self) -> str:
+        """The best (else the latest) policy against random players and against the evaluation opponent."""
+        from bm_env.evaluation import evaluate
+
+        c = self.config
+        name = "best.pt" if os.path.exists(os.path.join(self.run_dir, "best.pt")) else "latest.pt"
+        path = os.path.join(self.run_dir, name)
+        n = self.rules.num_players
+        lines = [f"{name} ({self.decisions:,} decisions), {c.final_eval_boards} duplicate boards, every rotation; "
+                 "points/deal better than the fair share (95% interval):", "",
+                 "| opponents | score |", "|---|---|"]
+        for opponent in dict.fromkeys(["random", c.eval_opponent]):
+            res = evaluate(self.rules, [f"policy:{path}"] + [opponent] * (n - 1), c.final_eval_boards, c.eval_seed + 1,
+                           c.eval_workers, progress=False)
+            me = res.agents[0]
+            lines.append(f"| {n - 1} x {opponent} | {me.advantage:+.2f} ± {me.diff_ci:.2f} |")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ the loop
+
+    def _budget_left(self) -> bool:
+        c = self.config
+        if self.decisions >= c.total_decisions:
+            return False
+        return c.max_minutes is None or self.seconds < c.max_minutes * 60
+
+    def run(self) -> TrainResult:
+        c = self.config
+        os.makedirs(self.run_dir, exist_ok=True)
+        with open(os.path.join(self.run_dir, "config.yaml"), "w") as f:
+            yaml.safe_dump(c.to_dict(), f, sort_keys=False)
+        bar = None
+        if not self.quiet:
+            from tqdm import tqdm
+
+            bar = tqdm(total=c.total_decisions, initial=self.decisions, unit="dec", unit_scale=True, desc="bm-train")
+        stopped = "done"
+        with _StopFlag() as stop:
+            while self._budget_left():
+                started = time.perf_counter()
+                try:
+                    speed = self._one_update(bar)
+                except NonFiniteLossError as e:
+                    kept = latest_state(self.run_dir) if os.path.isdir(os.path.join(self.run_dir, "states")) else None
+                    self.log(f"bm-train: stopped at update {self.update_index + 1}: {e}. "
+                             + (f"The last good training state is {kept}." if kept else "No training state was saved yet."))
+                    stopped = "nan"
+                    break
+                if c.eval_every and self.update_index % c.eval_every == 0:
+                    record = self.evaluate()
+                    if bar is not None:
+                        bar.set_postfix_str(f"eval {record['score']:+.2f}±{record['ci']:.2f}")
+                    self.log(f"update {self.update_index}: {self.decisions:,} decisions, {speed:,.0f} decisions/s, "
+                             f"{self.seconds / 60:.1f} min, vs {c.eval_opponent} {record['score']:+.2f} "
+                             f"± {record['ci']:.2f}")
+                if self.update_index % c.checkpoint_every == 0:
+                    self.save()
+                    if bar is None:
+                        self.log(f"update {self.update_index}: {self.decisions:,} decisions, {speed:,.0f} decisions/s, "
+                                 f"{self.seconds / 60:.1f} min, state saved")
+                self.seconds += time.perf_counter() - started
+                if stop.requested:
+                    stopped = "interrupted"
+                    break
+            if stopped != "nan":
+                self.save()
+        if bar is not None:
+            bar.close()
+        result = TrainResult(self.run_dir, self.update_index, self.decisions, self.seconds, stopped, self.evaluations)
+        if stopped == "done":
+            self.play_checkpoint("latest.pt")
+            if c.final_eval_boards:
+                result.final_table = self.final_table()
+        if self._writer is not None:
+            self._writer.close()
+        return result
+
+    def _one_update(self, bar) -> float:
+        """One rollout and one PPO update; returns the decisions per second of both together."""
+        c = self.config
+        started = time.perf_counter()
+        if c.anneal_lr:
+            for group in self.optimizer.param_groups:
+                group["lr"] = c.lr * max(1.0 - self.decisions / c.total_decisions, 0.0)
+        self.actor.eval()
+        rollout = self.selfplay.collect(self.actor, self.critic, self.pool, self.generator, self.rng,
+                                        self._pool_share(), c.gamma, c.gae_lambda, self.device)
+        collected = time.perf_counter()
+        self.actor.train()
+        stats = update(self.actor, self.critic, self.optimizer, rollout.batch, c.epochs, c.minibatch_size, c.clip,
+                       c.ent_coef, c.vf_coef, c.max_grad_norm, c.target_kl, self.generator)
+        finished = time.perf_counter()
+        self.update_index += 1
+        self.decisions += rollout.decisions
+        elapsed = finished - started
+        if not c.frozen_opponent and c.pool_size and self.update_index % c.snapshot_every == 0:
+            snap = copy.deepcopy(self.actor).eval()
+            if len(self.pool) < c.pool_size:
+                self.pool.append(snap)
+            else:
+                self.pool[self.pool_next] = snap
+            self.pool_next = (self.pool_next + 1) % c.pool_size
+        self._scalars({
+            **{f"loss/{k}": v for k, v in stats.items() if k != "gradient_steps"},
+            "speed/decisions_per_s": rollout.decisions / elapsed,
+            "speed/engine_share": rollout.engine_seconds / elapsed,
+            "speed/rollout_forward_share": rollout.forward_seconds / elapsed,
+            "speed/update_share": (finished - collected) / elapsed,
+            "play/pool_deal_reward": rollout.learner_reward,
+            "play/trained_decisions": float(len(rollout.batch)),
+            "play/pool_size": float(len(self.pool)),
+        })
+        if bar is not None:
+            bar.update(rollout.decisions)
+        return rollout.decisions / elapsed
