@@ -7,7 +7,7 @@ Examples::
     bm-train --resume runs/black_maria_3p --set total_decisions=200000000
     bm-train --best-response policy:checkpoints/black_maria_3p.pt --set max_minutes=20
 
-A run writes its folder (``--run-dir``, default ``runs/<config name>``): the resolved
+A run writes its folder (``--run-dir``, default ``runs/<config name>-<date>-<time>``): the resolved
 config, training states to resume from, the play checkpoints ``best.pt`` and ``latest.pt``
 (``policy:RUN_DIR/best.pt`` plays them), the evaluation history and TensorBoard logs
 (``tensorboard --logdir RUN_DIR/tb``). ``--best-response policy:PATH`` trains a fresh agent
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from bm_env.agents.checkpoint import CheckpointError
 from bm_env.config import ConfigError
@@ -70,12 +71,15 @@ def main(argv: list[str] | None = None) -> int:
             name = os.path.splitext(os.path.basename(args.config))[0] if args.config else "run"
             if args.best_response:
                 name += "_best_response"
-            run_dir = args.run_dir or os.path.join("runs", name)
+            run_dir = args.run_dir or os.path.join("runs", f"{name}-{time.strftime('%Y%m%d-%H%M%S')}")
             if os.path.isdir(os.path.join(run_dir, "states")):
                 raise ConfigError(f"run folder {run_dir!r} already holds a run: continue it with --resume {run_dir}, "
                                   "or give another --run-dir")
             trainer = Trainer(config, run_dir, args.quiet)
-    except (ConfigError, TrainingStateError, CheckpointError, UnsupportedRulesError) as e:
+    except UnsupportedRulesError as e:
+        print(f"bm-train: training runs on the vector engine, which does not play these rules: {e}", file=sys.stderr)
+        return 2
+    except (ConfigError, TrainingStateError, CheckpointError) as e:
         print(f"bm-train: {e}", file=sys.stderr)
         return 2
     result = trainer.run()

@@ -7,6 +7,7 @@ A run lives in one folder::
     RUN_DIR/latest.pt            the play checkpoint of the latest evaluation and of the end (policy:PATH)
     RUN_DIR/best.pt              the play checkpoint that scored best at evaluation
     RUN_DIR/evaluations.jsonl    every evaluation: update, decisions, score and interval
+    RUN_DIR/curve.png            those scores against decisions trained
     RUN_DIR/tb/                  TensorBoard logs
 
 Evaluation plays the duplicate harness on the same board set every time (``eval_seed``), so
@@ -36,6 +37,7 @@ from bm_env.config import ConfigError
 from bm_env.vector import check_supported
 
 from .config import TrainConfig, config_from_dict
+from .curve import plot_curve
 from .ppo import NonFiniteLossError, ValueNet, update
 from .rollout import SelfPlay, hidden_size
 from .state import TrainingStateError, latest_state, load_state, save_state, to_arrays, to_tensors
@@ -227,10 +229,12 @@ class Trainer:
         from bm_env.evaluation import evaluate
 
         c = self.config
-        name = "best.pt" if os.path.exists(os.path.join(self.run_dir, "best.pt")) else "latest.pt"
+        best = self.best is not None and os.path.exists(os.path.join(self.run_dir, "best.pt"))
+        name = "best.pt" if best else "latest.pt"
         path = os.path.join(self.run_dir, name)
         n = self.rules.num_players
-        lines = [f"{name} ({self.decisions:,} decisions), {c.final_eval_boards} duplicate boards, every rotation; "
+        trained = self.best["decisions"] if best else self.decisions
+        lines = [f"{name} ({trained:,} decisions), {c.final_eval_boards} duplicate boards, every rotation; "
                  "points/deal better than the fair share (95% interval):", "",
                  "| opponents | score |", "|---|---|"]
         for opponent in dict.fromkeys(["random", c.eval_opponent]):
@@ -291,6 +295,9 @@ class Trainer:
         if bar is not None:
             bar.close()
         result = TrainResult(self.run_dir, self.update_index, self.decisions, self.seconds, stopped, self.evaluations)
+        if self.evaluations:
+            plot_curve(self.evaluations, os.path.join(self.run_dir, "curve.png"),
+                       f"{self.config.preset} {self.rules.num_players}p: {os.path.basename(self.run_dir)}")
         if stopped == "done":
             self.play_checkpoint("latest.pt")
             if c.final_eval_boards:

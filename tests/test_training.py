@@ -1,0 +1,244 @@
+"""bm-train: a short run, resume after a kill, checkpoint safety, config errors, best response."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from bm_env import make_rules
+from bm_env.agents.checkpoint import load_checkpoint
+from bm_env.config import ConfigError
+from bm_env.vector import VectorEngine
+from training.config import TrainConfig, config_from_dict, load_train_config
+from training.ppo import NonFiniteLossError
+from training.rollout import hidden_cards
+from training.state import TrainingStateError, latest_state, list_states, load_state
+from training.trainer import Trainer
+
+#: A run small enough for the fast suite: 16 games x 30 steps = 480 decisions per update.
+TINY = dict(num_envs=16, rollout_steps=30, hidden=[32], critic_hidden=[32], minibatch_size=128, epochs=2,
+            pool_size=2, pool_share=0.5, snapshot_every=1, eval_every=0, final_eval_boards=0, checkpoint_every=1,
+            torch_threads=1, eval_workers=1, seed=3)
+PER_UPDATE = 16 * 30
+
+
+def tiny(**kw) -> TrainConfig:
+    return config_from_dict({**TINY, **kw}, "test")
+
+
+def weights(trainer: Trainer) -> dict[str, torch.Tensor]:
+    return {**{f"actor.{k}": v for k, v in trainer.actor.state_dict().items()},
+            **{f"critic.{k}": v for k, v in trainer.critic.state_dict().items()}}
+
+
+def test_short_run_evaluates_and_writes_loadable_checkpoints(tmp_path):
+    config = tiny(total_decisions=3 * PER_UPDATE, eval_every=3, eval_boards=2, final_eval_boards=2)
+    result = Trainer(config, str(tmp_path), quiet=True, log=lambda s: None).run()
+    assert result.stopped == "done" and result.updates == 3 and result.decisions == 3 * PER_UPDATE
+    assert len(result.evaluations) == 1 and np.isfinite(result.evaluations[0]["score"])
+    assert "2 x random" in result.final_table and "2 x heuristic" in result.final_table
+    for name in ("best.pt", "latest.pt"):
+        net, meta = load_checkpoint(tmp_path / name, make_rules("black_maria"))
+        assert meta["step"] > 0 and meta["config"]["hidden"] == [32]
+    assert [os.path.basename(p) for p in list_states(str(tmp_path))] == [f"state_00000{u}.pt" for u in (1, 2, 3)]
+    assert (tmp_path / "config.yaml").exists() and (tmp_path / "evaluations.jsonl").exists()
+    assert any(f.startswith("events") for f in os.listdir(tmp_path / "tb"))
+
+
+def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
+    whole = Trainer(tiny(total_decisions=4 * PER_UPDATE), str(tmp_path / "a"), quiet=True)
+    whole.run()
+    part = Trainer(tiny(total_decisions=2 * PER_UPDATE), str(tmp_path / "b"), quiet=True)
+    part.run()
+    resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 4 * PER_UPDATE}, quiet=True)
+    assert resumed.update_index == 2 and len(resumed.pool) == 2
+    resumed.run()
+    a, b = weights(whole), weights(resumed)
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    # The runs really moved: the weights differ from the state after two updates.
+    early = load_state(list_states(str(tmp_path / "b"))[0])
+    assert not torch.equal(early["actor"]["body.0.weight"], a["actor.body.0.weight"])
+
+
+def _bm_train(*args: str) -> list[str]:
+    return [sys.executable, "-m", "training.cli", *args]
+
+
+def test_a_killed_run_resumes_to_the_same_weights(tmp_path):
+    # The killed run has no end of its own (lr annealing is off, so the budget changes nothing learned);
+    # it is killed once its second state is written and resumed with the uninterrupted run's budget.
+    sets = [f"--set={k}={v}" for k, v in {**TINY, "epochs": 6}.items()]
+    budget = f"--set=total_decisions={12 * PER_UPDATE}"
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    subprocess.run(_bm_train(*sets, budget, "--run-dir", str(tmp_path / "whole"), "--quiet"), check=True, env=env,
+                   capture_output=True, timeout=300)
+    proc = subprocess.Popen(_bm_train(*sets, "--set=total_decisions=1000000000", "--run-dir", str(tmp_path / "killed"),
+                                      "--quiet"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not (tmp_path / "killed" / "states" / "state_000002.pt").exists():
+        assert time.time() < deadline and proc.poll() is None, "the run did not reach its second checkpoint"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert load_state(latest_state(str(tmp_path / "killed")))["update"] < 12  # killed well before the end
+    done = subprocess.run(_bm_train("--resume", str(tmp_path / "killed"), budget, "--quiet"), env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    a = load_state(latest_state(str(tmp_path / "whole")))
+    b = load_state(latest_state(str(tmp_path / "killed")))
+    assert a["update"] == b["update"] == 12
+    for net in ("actor", "critic"):
+        assert all(torch.equal(a[net][k], b[net][k]) for k in a[net])
+
+
+def test_ctrl_c_saves_the_state_and_stops(tmp_path):
+    proc = subprocess.Popen(_bm_train(*[f"--set={k}={v}" for k, v in {**TINY, "checkpoint_every": 1000,
+                                                                         "total_decisions": 10 ** 9}.items()],
+                                      "--run-dir", str(tmp_path), "--quiet"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not (tmp_path / "tb").exists():
+        assert time.time() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in out and list_states(str(tmp_path))
+    assert load_state(latest_state(str(tmp_path)))["update"] >= 1
+
+
+def test_a_kill_while_writing_a_state_leaves_the_previous_one_whole(tmp_path, monkeypatch):
+    trainer = Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True)
+    trainer.run()
+    before = latest_state(str(tmp_path))
+
+    def dies_half_way(obj, f, *a, **kw):
+        f.write(b"PK\x03\x04 half a file")
+        raise KeyboardInterrupt  # as a kill would end the write
+
+    monkeypatch.setattr(torch, "save", dies_half_way)
+    trainer.update_index += 1
+    with pytest.raises(KeyboardInterrupt):
+        trainer.save()
+    assert list_states(str(tmp_path)) == [before]
+    assert not [f for f in os.listdir(tmp_path / "states") if f.startswith(".tmp")]
+    assert load_state(before)["update"] == 1
+
+
+def test_damaged_and_mismatched_states_are_refused(tmp_path):
+    Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True).run()
+    path = latest_state(str(tmp_path))
+    data = load_state(path)
+    with open(path, "r+b") as f:
+        f.truncate(1000)
+    with pytest.raises(TrainingStateError, match="damaged or not a training state"):
+        Trainer.resume(str(tmp_path))
+    data["layout_version"] = -1
+    torch.save(data, path)
+    with pytest.raises(TrainingStateError, match="observation layout -1"):
+        Trainer.resume(str(tmp_path))
+    with pytest.raises(TrainingStateError, match="holds no training state"):
+        Trainer.resume(str(tmp_path / "tb"))
+    with pytest.raises(TrainingStateError, match="does not exist"):
+        Trainer.resume(str(tmp_path / "nowhere"))
+
+
+def test_resume_may_change_the_budget_but_not_what_is_learned(tmp_path):
+    Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True).run()
+    with pytest.raises(ConfigError, match=r"may change only .*not \['lr'\]"):
+        Trainer.resume(str(tmp_path), {"lr": 1.0})
+
+
+def test_a_nan_loss_stops_the_run_and_keeps_the_last_good_state(tmp_path):
+    messages = []
+    trainer = Trainer(tiny(total_decisions=2 * PER_UPDATE), str(tmp_path), quiet=True, log=messages.append)
+    trainer.run()
+    good = latest_state(str(tmp_path))
+    with torch.no_grad():
+        trainer.critic.body[0].weight.fill_(float("nan"))
+    trainer.config.total_decisions = 4 * PER_UPDATE
+    result = trainer.run()
+    assert result.stopped == "nan"
+    assert "the loss became nan" in messages[-1] and good in messages[-1]
+    assert latest_state(str(tmp_path)) == good and load_state(good)["update"] == 2
+
+
+def test_config_errors_name_the_key(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("preset: black_maria\nlearning_rate: 0.1\n")
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) \['learning_rate'\]"):
+        load_train_config(str(bad))
+    with pytest.raises(ConfigError, match="key 'epochs' must be int"):
+        load_train_config(None, ["epochs=two"])
+    with pytest.raises(ConfigError, match="key 'pool_share' must be in"):
+        load_train_config(None, ["pool_share=1.5"])
+    with pytest.raises(ConfigError, match="must be key=value"):
+        load_train_config(None, ["lr"])
+    with pytest.raises(ConfigError, match="rules of the config: .*moon"):
+        tiny(rules={"moon": "sideways"}).make_rules()
+    with pytest.raises(ConfigError, match="'frozen_opponent' must be an agent spec 'policy:PATH'"):
+        tiny(frozen_opponent="heuristic")
+    out = subprocess.run(_bm_train("--config", str(bad)), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "learning_rate" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_rules_the_vector_engine_does_not_play_are_refused_by_name():
+    out = subprocess.run(_bm_train("--set", "preset=turbo_hearts"), capture_output=True, text=True, timeout=120,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert out.returncode == 2 and "charging" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_best_response_trains_one_seat_against_the_frozen_policy(tmp_path):
+    Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path / "base"), quiet=True).run()
+    frozen = f"policy:{tmp_path / 'base' / 'latest.pt'}"
+    trainer = Trainer(tiny(total_decisions=PER_UPDATE, frozen_opponent=frozen, eval_opponent=frozen),
+                      str(tmp_path / "br"), quiet=True)
+    assert len(trainer.pool) == 1
+    assert ((trainer.selfplay.seating == -1).sum(axis=1) == 1).all()  # one learner seat in every game
+    rollout = trainer.selfplay.collect(trainer.actor, trainer.critic, trainer.pool, trainer.generator, trainer.rng,
+                                       1.0, 1.0, 0.95, trainer.device)
+    assert 0.2 < len(rollout.batch) / rollout.decisions < 0.5  # about a third of the decisions are the learner's
+
+
+def test_hidden_cards_are_every_hand_from_the_acting_seat():
+    rules = make_rules("black_maria")
+    engine = VectorEngine(rules, 8, seed=1)
+    engine.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(7):
+        engine.step(engine.random_actions(rng))
+    bits = hidden_cards(engine).reshape(8, 6, 52)
+    state = engine.state()
+    for g in range(8):
+        for k in range(3):
+            seat = (state["to_act"][g] + k) % 3
+            hand = int(state["hands"][g, seat])
+            assert [c for c in range(52) if bits[g, k, c]] == [c for c in range(52) if hand >> c & 1]
+            picked = int(state["passed"][g, seat])
+            assert [c for c in range(52) if bits[g, 3 + k, c]] == [c for c in range(52) if picked >> c & 1]
+
+
+def test_engine_state_round_trip_continues_identically():
+    rules = make_rules("american_hearts")
+    a = VectorEngine(rules, 16, seed=5)
+    a.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        a.step(a.random_actions(rng))
+    b = VectorEngine(rules, 16, seed=99)
+    b.reset()
+    b.set_state(a.get_state())
+    for _ in range(200):  # past several deal ends: the dealt-ahead deals and the generator carry over
+        actions = a.random_actions(rng)
+        for x, y in zip(a.step(actions), b.step(actions)):
+            assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="other rules or another batch size"):
+        VectorEngine(rules, 8).set_state(a.get_state())
