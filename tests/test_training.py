@@ -242,3 +242,13 @@ def test_engine_state_round_trip_continues_identically():
             assert np.array_equal(x, y)
     with pytest.raises(ValueError, match="other rules or another batch size"):
         VectorEngine(rules, 8).set_state(a.get_state())
+
+
+def test_every_config_key_is_documented():
+    import dataclasses
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "training.md").read_text(encoding="utf-8")
+    table = doc.split("## Config keys", 1)[1]
+    missing = [f.name for f in dataclasses.fields(TrainConfig) if f"`{f.name}`" not in table]
+    assert not missing, f"docs/training.md does not document {missing}"

@@ -33,6 +33,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("openspiel", "bm_env.bench.openspiel", "OpenSpiel's C++ hearts via pyspiel: deals/s, and the engine's ratio to it"),
     Section("env", "bm_env.bench.env", "PettingZoo env: decisions/s with observation and mask, against OpenSpiel"),
     Section("vector", "bm_env.bench.vector", "vector engine: decisions/s at batch sizes, peak memory"),
+    Section("training", "training.bench", "bm-train: decisions/s end to end (rollout and PPO update), time shares"),
 )
 
 

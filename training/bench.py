@@ -1,0 +1,65 @@
+"""Benchmark of self-play training: decisions per second end to end (rollout and PPO update).
+
+The default config of :class:`~training.config.TrainConfig` (its network, batch and
+epochs), evaluation and checkpoints off, timed by the wall clock over whole updates after
+one warm-up update, with torch on ``torch_threads`` threads: this is the rate a run's log
+prints. The shares of the engine, the rollout's forward passes and the update come from
+the same updates. :func:`run` returns rows for ``bm-bench``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+
+from .config import TrainConfig
+from .ppo import update
+from .trainer import Trainer
+
+
+def measure(updates: int, **overrides) -> dict:
+    """Rate and shares of ``updates`` timed updates of the default config (with ``overrides``)."""
+    config = TrainConfig(eval_every=0, final_eval_boards=0, **overrides)
+    config.validate("bench")
+    with tempfile.TemporaryDirectory() as run_dir:
+        trainer = Trainer(config, run_dir, quiet=True)
+        rates, engine, forward, learn = [], 0.0, 0.0, 0.0
+        for i in range(updates + 1):
+            start = time.perf_counter()
+            rollout = trainer.selfplay.collect(trainer.actor, trainer.critic, trainer.pool, trainer.generator,
+                                               trainer.rng, config.pool_share, config.gamma, config.gae_lambda,
+                                               trainer.device)
+            collected = time.perf_counter()
+            update(trainer.actor, trainer.critic, trainer.optimizer, rollout.batch, config.epochs,
+                   config.minibatch_size, config.clip, config.ent_coef, config.vf_coef, config.max_grad_norm,
+                   config.target_kl, trainer.generator)
+            done = time.perf_counter()
+            if i == 0:
+                continue  # warm-up
+            rates.append(rollout.decisions / (done - start))
+            engine += rollout.engine_seconds
+            forward += rollout.forward_seconds
+            learn += done - collected
+        total = sum(rollout.decisions / r for r in rates)
+    return {"rate": statistics.median(rates), "rates": rates, "engine": engine / total, "forward": forward / total,
+            "update": learn / total, "config": config}
+
+
+def run(quick: bool) -> list[dict]:
+    m = measure(2 if quick else 6)
+    c = m["config"]
+    how = (f"black_maria 3p, {c.num_envs} games x {c.rollout_steps} steps per update, policy {c.hidden}, critic "
+           f"{c.critic_hidden} (perfect information: {c.critic_state}), {c.epochs} epochs of {c.minibatch_size}; "
+           f"wall clock, torch on {c.torch_threads} threads; median of {len(m['rates'])} updates "
+           f"({min(m['rates']):,.0f}-{max(m['rates']):,.0f})")
+    return [
+        {"name": "training end to end (rollout + PPO update)", "value": round(m["rate"]), "unit": "decisions/s",
+         "note": how, "rounds": [round(r) for r in m["rates"]]},
+        {"name": "training: share of time in the vector engine", "value": round(m["engine"], 3), "unit": "ratio",
+         "note": "engine steps (observations and masks included)"},
+        {"name": "training: share in the rollout's forward passes", "value": round(m["forward"], 3), "unit": "ratio",
+         "note": "policy, critic and snapshot forward passes, sampling"},
+        {"name": "training: share in the PPO update", "value": round(m["update"], 3), "unit": "ratio",
+         "note": "minibatch forward, backward and Adam steps"},
+    ]
