@@ -40,6 +40,7 @@ class TrainConfig:
 
     # --- networks
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # policy MLP widths (also the play checkpoint's)
+    critic: str = "separate"  # separate: the value MLP reads the observation; shared: the policy's last hidden layer
     critic_hidden: list[int] = field(default_factory=lambda: [256, 256])  # value MLP widths
     critic_state: bool = True  # the critic also sees every hand (perfect information); the policy never does
 
@@ -47,7 +48,7 @@ class TrainConfig:
     lr: float = 3e-4  # Adam learning rate
     anneal_lr: bool = False  # decay the learning rate linearly to 0 over total_decisions
     epochs: int = 2  # passes over each rollout
-    minibatch_size: int = 4096  # decisions per gradient step
+    minibatch_size: int = 1024  # decisions per gradient step
     gamma: float = 1.0  # discount between one seat's decisions within a deal
     gae_lambda: float = 0.95  # GAE lambda
     clip: float = 0.2  # PPO ratio clip
@@ -98,6 +99,8 @@ class TrainConfig:
             widths = getattr(self, key)
             if not widths or any(w < 1 for w in widths):
                 raise ConfigError(f"{source}: key {key!r} must be a non-empty list of positive widths, got {widths}")
+        if self.critic not in ("separate", "shared"):
+            raise ConfigError(f"{source}: key 'critic' must be 'separate' or 'shared', got {self.critic!r}")
         if self.device not in ("cpu", "cuda"):
             raise ConfigError(f"{source}: key 'device' must be 'cpu' or 'cuda', got {self.device!r}")
         if self.frozen_opponent is not None and not self.frozen_opponent.startswith("policy:"):

@@ -2,9 +2,10 @@
 
 The policy is the play network of :mod:`bm_env.agents.checkpoint` (``PolicyNet``: the
 observation in, one logit per action out), so what trains is exactly what ``policy:PATH``
-plays. The critic is a separate MLP; with ``critic_state`` it also reads every seat's
-hand and pending pass picks (perfect information, relative to the acting seat), which the
-policy never sees: a centralised critic, used only during training.
+plays. The critic is an MLP on the observation (``separate``) or on the policy's last hidden
+layer (``shared``); with ``critic_state`` it also reads every seat's hand and pending pass
+picks (perfect information, relative to the acting seat), which the policy never sees: a
+centralised critic, used only during training.
 
 Illegal actions get the dtype's lowest logit before the softmax (``-inf`` would make the
 entropy NaN). Sampling is Gumbel-max with the trainer's own ``torch.Generator``, so a seeded
@@ -27,11 +28,22 @@ class NonFiniteLossError(RuntimeError):
     """A loss or gradient became NaN or infinite: the update is refused and training stops."""
 
 
-class ValueNet(nn.Module):
-    """An MLP from the critic's input to one value."""
+CRITIC_KINDS = ("separate", "shared")
 
-    def __init__(self, in_size: int, hidden: Sequence[int]) -> None:
+
+class ValueNet(nn.Module):
+    """An MLP from the critic's input to one value.
+
+    ``separate`` reads the observation; ``shared`` reads the policy's last hidden layer, so the
+    value loss also shapes the policy's features and the update runs one trunk instead of two.
+    Either way, with ``state_size`` > 0 every hand is appended (the perfect-information critic).
+    """
+
+    def __init__(self, kind: str, in_size: int, hidden: Sequence[int]) -> None:
         super().__init__()
+        if kind not in CRITIC_KINDS:
+            raise ValueError(f"critic kind {kind!r} is not one of {list(CRITIC_KINDS)}")
+        self.kind = kind
         layers: list[nn.Module] = []
         width = in_size
         for h in hidden:
@@ -57,8 +69,16 @@ def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tens
     return actions, logp
 
 
-def critic_input(obs: torch.Tensor, hidden: torch.Tensor | None) -> torch.Tensor:
-    return obs if hidden is None else torch.cat([obs, hidden], dim=1)
+def policy_and_value(actor: PolicyNet, critic: ValueNet, obs: torch.Tensor,
+                     hidden: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy's logits and the critic's value of float observations (and every hand, if the critic sees them)."""
+    if critic.kind == "shared":
+        features = actor.body[:-1](obs)
+        logits = actor.body[-1](features)
+    else:
+        logits, features = actor(obs), obs
+    value_in = features if hidden is None else torch.cat([features, hidden], dim=1)
+    return logits, critic(value_in)
 
 
 @dataclass
@@ -91,8 +111,9 @@ def update(actor: PolicyNet, critic: ValueNet, optimizer: torch.optim.Optimizer,
         kl_epoch, mbs = 0.0, 0
         for lo in range(0, size, minibatch_size):
             mb = order[lo:lo + minibatch_size]
-            obs = batch.obs[mb].float()
-            logits = masked_logits(actor(obs), batch.mask[mb])
+            hidden = None if batch.hidden is None else batch.hidden[mb].float()
+            logits, value = policy_and_value(actor, critic, batch.obs[mb].float(), hidden)
+            logits = masked_logits(logits, batch.mask[mb])
             logp_all = torch.log_softmax(logits, dim=1)
             logp = logp_all.gather(1, batch.actions[mb, None]).squeeze(1)
             entropy = -(logp_all.exp() * logp_all).sum(dim=1).mean()
@@ -101,8 +122,6 @@ def update(actor: PolicyNet, critic: ValueNet, optimizer: torch.optim.Optimizer,
             adv = batch.advantages[mb]
             adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
             policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - clip, 1 + clip)).mean()
-            hidden = None if batch.hidden is None else batch.hidden[mb].float()
-            value = critic(critic_input(obs, hidden))
             value_loss = 0.5 * (value - batch.returns[mb]).pow(2).mean()
             loss = policy_loss - ent_coef * entropy + vf_coef * value_loss
             if not torch.isfinite(loss):

@@ -21,7 +21,7 @@ from bm_env.agents.checkpoint import PolicyNet
 from bm_env.rules import Rules
 from bm_env.vector import VectorEngine
 
-from .ppo import Batch, ValueNet, critic_input, masked_logits, sample
+from .ppo import Batch, ValueNet, masked_logits, policy_and_value, sample
 from .trajectories import seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
@@ -123,10 +123,10 @@ class SelfPlay:
             learner[t] = who == LEARNER
             x = torch.from_numpy(obs[t]).to(device).float()
             legal = torch.from_numpy(mask[t]).to(device)
-            logits = masked_logits(actor(x), legal)
-            act, lp = sample(logits, generator)
             h = torch.from_numpy(hidden[t]).to(device).float() if H else None
-            values[t] = critic(critic_input(x, h)).cpu().numpy()
+            logits, value = policy_and_value(actor, critic, x, h)
+            act, lp = sample(masked_logits(logits, legal), generator)
+            values[t] = value.cpu().numpy()
             for k in np.unique(who[who != LEARNER]):
                 sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
                 act[sel], _ = sample(masked_logits(pool[k](x[sel]), legal[sel]), generator)

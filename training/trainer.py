@@ -104,8 +104,9 @@ class Trainer:
         with torch.random.fork_rng(devices=[]):  # initial weights from the run's seed, global state untouched
             torch.manual_seed(c.seed)
             self.actor = PolicyNet(obs_size, num_actions, c.hidden).to(self.device)
-            critic_in = obs_size + (hidden_size(self.rules) if c.critic_state else 0)
-            self.critic = ValueNet(critic_in, c.critic_hidden).to(self.device)
+            critic_in = (obs_size if c.critic == "separate" else c.hidden[-1]) + (
+                hidden_size(self.rules) if c.critic_state else 0)
+            self.critic = ValueNet(c.critic, critic_in, c.critic_hidden).to(self.device)
         self.optimizer = torch.optim.Adam([*self.actor.parameters(), *self.critic.parameters()], lr=c.lr, eps=1e-5)
         self.generator = torch.Generator(self.device).manual_seed(c.seed)
         self.rng = np.random.default_rng([c.seed, 1])
