@@ -163,3 +163,31 @@ def test_cli_prints_the_table(capsys, tmp_path):
                  "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "| heuristic |" in out and (tmp_path / "evaluation.png").exists()
+
+
+def test_a_policy_agent_evaluates_on_two_workers(tmp_path):
+    # Workers used to be forked after torch had started its thread pool, and hung at 0 boards.
+    import subprocess
+    import sys
+
+    import torch
+
+    from bm_env import observation
+    from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
+
+    path = tmp_path / "p.pt"
+    torch.manual_seed(0)
+    save_checkpoint(path, PolicyNet(observation.size_for(BM), BM.num_actions, (16,)), BM)
+    torch.ones(64, 64) @ torch.ones(64, 64)  # the parent's thread pool is running, as in a training process
+    res = evaluate(BM, [f"policy:{path}", "heuristic", "heuristic"], 6, seed=0, workers=2, progress=False)
+    assert res.num_boards == 6 and res.workers == 2
+    out = subprocess.run([sys.executable, "-m", "bm_env.cli.evaluate", "--agents", f"policy:{path}", "heuristic",
+                          "heuristic", "--boards", "4", "--workers", "2", "--no-progress"],
+                         capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr
+    assert "policy:" in out.stdout
+
+
+def test_a_registered_agent_that_cannot_reach_workers_is_refused_by_name():
+    with pytest.raises(ValueError, match="custom agent 'worst' cannot be sent to worker processes"):
+        evaluate(BM, ["worst", "random", "random"], 2, seed=0, workers=2, progress=False)

@@ -44,6 +44,11 @@ def register_agent(name: str, factory) -> None:
     _REGISTERED[name] = factory
 
 
+def registered_agents() -> dict[str, Any]:
+    """The custom agents of :func:`register_agent` by name (evaluation workers register them again)."""
+    return dict(_REGISTERED)
+
+
 class AgentSpecError(ValueError):
     """An agent spec that cannot be read, with the accepted forms."""
 
@@ -146,4 +151,4 @@ def _policy_playout(agent: PolicyAgent):
 
 
 __all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "HeuristicAgent", "PimcAgent", "PolicyAgent", "RandomAgent",
-           "make_agent", "parse_spec", "register_agent"]
+           "make_agent", "parse_spec", "register_agent", "registered_agents"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -20,7 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..agents import make_agent
+from ..agents import make_agent, parse_spec, register_agent, registered_agents
 from ..match import Match
 from ..rules import Rules
 from .boards import BOARD_SET_VERSION, make_board
@@ -80,10 +81,15 @@ def _seed(seed: int, *parts: int) -> int:
     return int(np.random.SeedSequence([BOARD_SET_VERSION, seed, *parts]).generate_state(1)[0])
 
 
-def _init(rules: Rules, seating: Sequence[str], seed: int, threads: int | None = None) -> None:
-    """Build the agents of a worker; ``threads`` caps torch's intra-op threads (one per worker process)."""
+def _init(rules: Rules, seating: Sequence[str], seed: int, threads: int | None = None,
+          custom: dict[str, Any] | None = None) -> None:
+    """Build the agents of a worker; ``threads`` caps torch's intra-op threads (one per worker
+    process); ``custom`` holds the parent's :func:`~bm_env.agents.register_agent` factories."""
     if threads is not None and "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(threads)
+    for name, factory in (custom or {}).items():
+        if name not in registered_agents():
+            register_agent(name, factory)
     _W["rules"] = rules
     _W["seed"] = seed
     _W["agents"] = [make_agent(spec, rules, None) for spec in seating]
@@ -126,6 +132,20 @@ def _task(job: tuple[str, int]):
 
 
 # ---------------------------------------------------------------------- driver
+
+
+def _custom_agents(seating: Sequence[str]) -> dict[str, Any]:
+    """The registered factories the seating uses, checked to reach spawned workers (by pickling)."""
+    registry = registered_agents()
+    used = {parse_spec(spec)[0] for spec in seating} & set(registry)
+    custom = {name: registry[name] for name in used}
+    for name, factory in custom.items():
+        try:
+            pickle.dumps(factory)
+        except Exception:
+            raise ValueError(f"custom agent {name!r} cannot be sent to worker processes (its factory {factory!r} "
+                             "cannot be pickled); register a module-level function or class, or use workers=1") from None
+    return custom
 
 
 def check_agents(rules: Rules, specs: Sequence[str]) -> None:
@@ -177,7 +197,8 @@ def evaluate(
     else:
         chunk = max(1, min(8, len(jobs) // (workers * 8)))
         # Spawned, not forked: a fork after torch has started its thread pool hangs the child.
-        with mp.get_context("spawn").Pool(workers, _init, (rules, seating, seed, 1)) as pool:
+        custom = _custom_agents(seating)
+        with mp.get_context("spawn").Pool(workers, _init, (rules, seating, seed, 1, custom)) as pool:
             collect(pool.imap_unordered(_task, jobs, chunksize=chunk))
     if bar is not None:
         bar.close()
