@@ -11,6 +11,7 @@ that seat's information state only.
 """
 
 from .raster import svg_to_rgb
+from .replay import record_frames, replay_html
 from .svg import Revealed, revealed, table_svg
 
 
@@ -20,4 +21,4 @@ def save_svg(path, info, reveal=None) -> None:
         f.write(table_svg(info, reveal))
 
 
-__all__ = ["Revealed", "revealed", "save_svg", "svg_to_rgb", "table_svg"]
+__all__ = ["Revealed", "record_frames", "replay_html", "revealed", "save_svg", "svg_to_rgb", "table_svg"]

@@ -98,7 +98,7 @@ def seat_name(seat: int, me: int | None = None) -> str:
     return f"player_{seat}" + (" (you)" if seat == me else "")
 
 
-def _colour(c: int) -> str:
+def card_colour(c: int) -> str:
     return RED if suit_of(c) in (DIAMONDS, HEARTS) else INK
 
 
@@ -112,7 +112,7 @@ def by_suit(cards: Sequence[int]) -> list[int]:
     return sorted(cards, key=lambda c: (SUIT_ORDER.index(suit_of(c)), -rank_of(c)))
 
 
-def _action_label(a: int) -> str:
+def action_label(a: int) -> str:
     return _rank(a) + SUIT_SYMBOLS[suit_of(a)] if a < NUM_CARDS else action_str(a)
 
 
@@ -134,7 +134,7 @@ class _Svg:
 
     def card(self, c: int, x: float, y: float, size: tuple[int, int], cls: str, seat: int, style: str = "") -> None:
         w, h = size
-        col = _colour(c)
+        col = card_colour(c)
         sym = SUIT_SYMBOLS[suit_of(c)]
         fs = round(h * 0.27)
         self.parts.append(
@@ -254,7 +254,7 @@ def _decision(info: InfoState, reveal: Revealed | None) -> str:
         return f"Deal over. Deal scores: {scores}"
     verb = _VERBS.get(info.phase, info.phase)
     legal = reveal.legal if reveal is not None else info.legal
-    shown = ", ".join(_action_label(a) for a in legal) if len(legal) <= 13 else f"any of {len(legal)} cards"
+    shown = ", ".join(action_label(a) for a in legal) if len(legal) <= 13 else f"any of {len(legal)} cards"
     if info.to_act == info.seat and reveal is None:
         return f"Your turn to {verb}: legal {shown}"
     if reveal is not None:
