@@ -63,7 +63,7 @@ def test_a_seat_file_is_byte_identical_whatever_the_cards_it_has_not_seen(preset
     rules = make_rules(preset, n)
     rng = np.random.default_rng(n)
     checked = 0
-    for _ in range(30):
+    for _ in range(60):
         hands = deal_hands(rules, n, 0, rng)
         deal = Deal(rules, hands, 0, rules.pass_cycle[0])
         actions = []
@@ -91,7 +91,9 @@ def test_a_seat_file_is_byte_identical_whatever_the_cards_it_has_not_seen(preset
         assert replay_html(a, seat=1) != replay_html(b, seat=1)  # seat 1 holds one of them: the test is not void
         assert replay_html(a) != replay_html(b)  # the spectator's file shows every hand
         checked += 1
-    assert checked >= 3
+        if checked == 4:  # each check writes n + 3 pages: four are plenty
+            break
+    assert checked == 4
 
 
 def test_a_seat_file_embeds_only_that_seats_view_hand_and_thoughts():
