@@ -14,11 +14,9 @@ does not replay is refused with the place where it goes wrong. See
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 
-from ..pictures import replay_html
+from ..pictures import write_replay
 from ..record import RecordError, load_record
 
 
@@ -32,28 +30,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def write_html(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (a temporary file renamed into place)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".html")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        page = replay_html(load_record(args.record), args.seat)
+        rec = load_record(args.record)
     except OSError as e:
         print(f"bm-replay: cannot read {args.record}: {e.strerror or e}", file=sys.stderr)
         return 2
     except RecordError as e:
-        print(f"bm-replay: {args.record}: {e}", file=sys.stderr)
+        print(f"bm-replay: {e}", file=sys.stderr)
         return 2
     try:
-        write_html(args.html, page)
+        write_replay(args.html, rec, args.seat)
+    except RecordError as e:
+        print(f"bm-replay: {args.record}: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"bm-replay: cannot write {args.html}: {e.strerror or e}", file=sys.stderr)
         return 2

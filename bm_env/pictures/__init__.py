@@ -11,7 +11,7 @@ that seat's information state only.
 """
 
 from .raster import svg_to_rgb
-from .replay import record_frames, replay_html
+from .replay import record_frames, replay_html, write_replay
 from .svg import Revealed, revealed, table_svg
 
 
@@ -21,4 +21,5 @@ def save_svg(path, info, reveal=None) -> None:
         f.write(table_svg(info, reveal))
 
 
-__all__ = ["Revealed", "record_frames", "replay_html", "revealed", "save_svg", "svg_to_rgb", "table_svg"]
+__all__ = ["Revealed", "record_frames", "replay_html", "revealed", "save_svg", "svg_to_rgb", "table_svg",
+           "write_replay"]

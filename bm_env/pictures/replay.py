@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import tempfile
 import zlib
 from dataclasses import dataclass
 from html import escape
 from importlib import resources
+from pathlib import Path
 from typing import Any, Mapping
 
 from ..actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON
@@ -193,6 +196,19 @@ def replay_html(rec: Mapping[str, Any], seat: int | None = None) -> str:
         + "\n".join(blobs)
         + f"\n<script>{page.joinpath('replay.js').read_text(encoding='utf-8')}</script>\n</body></html>\n"
     )
+
+
+def write_replay(path: str | os.PathLike, rec: Mapping[str, Any], seat: int | None = None) -> Path:
+    """Write :func:`replay_html` of ``rec`` to ``path`` atomically (a temporary file renamed into place)."""
+    page = replay_html(rec, seat)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(page)
+    os.chmod(tmp, 0o644)  # a page to share, unlike mkstemp's private default
+    os.replace(tmp, path)
+    return path
 
 
 def _rules(rec: Mapping[str, Any]) -> Rules:
