@@ -128,9 +128,10 @@ class _Svg:
 
     def text(self, x: float, y: float, content: str, size: int = 13, fill: str = INK, anchor: str = "start",
              weight: str = "normal", attrs: str = "") -> None:
+        bold = f' font-weight="{weight}"' if weight != "normal" else ""
+        extra = f" {attrs}" if attrs else ""
         self.parts.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}"'
-                          f'{" font-weight=" + chr(34) + weight + chr(34) if weight != "normal" else ""}'
-                          f'{" " + attrs if attrs else ""}>{content}</text>')
+                          f'{bold}{extra}>{content}</text>')
 
     def card(self, c: int, x: float, y: float, size: tuple[int, int], cls: str, seat: int, style: str = "") -> None:
         w, h = size
