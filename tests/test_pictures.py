@@ -8,11 +8,12 @@ import pytest
 from pettingzoo.test import render_test
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import SUIT_MASKS, card_str, cards_of
-from bm_env.deal import PASS, deal_hands
+from bm_env.cards import card_str
+from bm_env.deal import deal_hands
 from bm_env.pictures import revealed, save_svg, table_svg
 from bm_env.pictures.svg import canvas_size
 from bm_env.rules import PRESETS
+from hidden_kit import swap_unseen
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -126,9 +127,8 @@ def _views(preset, n, hands, actions, observer):
 
 @pytest.mark.parametrize("preset,n", [("black_maria", 3), ("american_hearts", 4), ("omnibus", 5)])
 def test_a_seat_picture_cannot_tell_apart_deals_differing_in_others_unplayed_cards(preset, n):
-    """As the observation test does: swap two unplayed cards of the same suit and value between
-    seats 1 and 2 (dealt to them, never passed), replay the same actions; seat 0's SVG at every
-    decision and its rgb_array must not change, while the all-hands picture must."""
+    """The swap of hidden_kit: seat 0's SVG at every decision and its rgb_array must not change,
+    while the all-hands picture must."""
     rng = np.random.default_rng(10 + n)
     checked = 0
     for _ in range(30):
@@ -140,20 +140,10 @@ def test_a_seat_picture_cannot_tell_apart_deals_differing_in_others_unplayed_car
             a = int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
             actions.append(a)
             e.step(a)
-        deal = e.match.deal
-        if deal.phase == PASS or deal.is_over:
+        swap = swap_unseen(e.rules, e.match.deal, hands, rng)
+        if swap is None:
             continue
-        keep = cards_of(deal.deck & SUIT_MASKS[0])[:1]  # the lowest club may have to lead
-        held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in keep]
-        held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in keep]
-        values = e.rules.card_values
-        pairs = [(x, y) for x in held1 for y in held2 if x // 13 == y // 13 and values[x] == values[y]]
-        if not pairs:
-            continue
-        x, y = pairs[int(rng.integers(len(pairs)))]
-        swapped = list(hands)
-        swapped[1] = hands[1] ^ (1 << x) | (1 << y)
-        swapped[2] = hands[2] ^ (1 << y) | (1 << x)
+        x, y, swapped = swap
         a_views, a_all, a_rgb = _views(preset, n, hands, actions, 0)
         b_views, b_all, b_rgb = _views(preset, n, swapped, actions, 0)
         assert a_views == b_views, f"seat 0's picture depends on where {card_str(x)} and {card_str(y)} lie"

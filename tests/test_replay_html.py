@@ -12,13 +12,14 @@ import pytest
 
 from bm_env import Match, make_rules
 from bm_env.agents import make_agent
-from bm_env.cards import SUIT_MASKS, card_str, cards_of
+from bm_env.cards import card_str, cards_of
 from bm_env.cli.replay import main as replay_main
 from bm_env.deal import DONE, PASS, Deal, deal_hands
 from bm_env.evaluation.play import agent_action
 from bm_env.pictures import record_frames, replay_html
 from bm_env.record import RecordError, deal_record, match_record, write_record
 from bm_env.thoughts import Thought, ThoughtLog
+from hidden_kit import swap_unseen
 
 
 def embedded_frames(page: str) -> dict[str, list]:
@@ -71,19 +72,10 @@ def test_a_seat_file_is_byte_identical_whatever_the_cards_it_has_not_seen(preset
             a = int(rng.choice(cards_of(deal.legal)))
             actions.append(a)
             deal.step(a)
-        if deal.phase in (PASS, DONE):
+        swap = swap_unseen(rules, deal, hands, rng)
+        if swap is None:
             continue
-        keep = cards_of(deal.deck & SUIT_MASKS[0])[:1]  # the lowest club may have to lead
-        held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in keep]
-        held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in keep]
-        values = rules.card_values
-        pairs = [(x, y) for x in held1 for y in held2 if x // 13 == y // 13 and values[x] == values[y]]
-        if not pairs:
-            continue
-        x, y = pairs[int(rng.integers(len(pairs)))]
-        swapped = list(hands)
-        swapped[1] = hands[1] ^ (1 << x) | (1 << y)
-        swapped[2] = hands[2] ^ (1 << y) | (1 << x)
+        x, y, swapped = swap
         a, b = _record(rules, hands, 0, actions), _record(rules, swapped, 0, actions)
         assert a["hands"] != b["hands"] and a["thoughts"] != b["thoughts"]
         assert replay_html(a, seat=0).encode() == replay_html(b, seat=0).encode(), (
