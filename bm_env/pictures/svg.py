@@ -412,7 +412,8 @@ def _centre(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
             svg.card(c, x - w / 2 + 12 * again, y - h / 2 + 8 * again, MID,
                      "last-trick-card" if last else "trick-card", s, 'opacity="0.6"' if last else "")
         if last:
-            won = "stays on the table" if winner is None else f"won by {seat_name(winner, me if reveal is None else None)}"
+            viewer = me if reveal is None else None
+            won = "stays on the table" if winner is None else f"won by {seat_name(winner, viewer)}"
             notes.append(f"trick {len(info.tricks)} {won}")
         else:
             notes.append(f"trick {len(info.tricks) + 1} · {SUIT_SYMBOLS[info.led_suit]} led")
