@@ -5,7 +5,9 @@ hand sorted by suit, the legal cards, the trick as it forms, who won it, the sco
 Cards are typed as ``qs``, ``Q♠``, ``10h`` ...; anything unreadable or illegal is refused
 with the reason and asked again. Commands: ``help``, ``hand``, ``save [PATH]`` (write the
 game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs
-(``heuristic`` by default; see :func:`bm_env.agents.make_agent`).
+(``heuristic`` by default; see :func:`bm_env.agents.make_agent`). The game record
+(``--record``, ``save``) carries the opponents' thoughts where they give them (policy,
+pimc), for ``bm-replay`` to show.
 """
 
 from __future__ import annotations

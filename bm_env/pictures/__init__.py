@@ -3,8 +3,9 @@
 * :func:`table_svg` draws the table from one seat's view (or, with :func:`revealed`, with
   every hand shown); :func:`save_svg` writes it; :func:`svg_to_rgb` turns it into the
   ``H×W×3`` uint8 array of the environment's ``render_mode="rgb_array"``.
-* :func:`replay_html` makes one self-contained HTML file that steps through a game record
-  (``bm-replay``), with the agents' recorded thoughts as bar charts.
+* :func:`replay_html` makes one self-contained HTML page that steps through a game record
+  (``bm-replay``), with the agents' recorded thoughts as bar charts; :func:`write_replay`
+  writes it, :func:`record_frames` gives its frames (for a seat, or with all hands).
 
 Hidden information holds for all of them: a seat's picture, array or replay is made from
 that seat's information state only.

@@ -25,6 +25,7 @@ tests and the HTML replay read what the picture shows rather than guess at pixel
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -331,11 +332,11 @@ def _viewer(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
     top = height - BOTTOM
     acting = info.to_act == me
     svg.add(f'<g class="seat viewer" data-seat="{me}"><rect x="8" y="{top}" width="{width - 16}" '
-            f'height="{BOTTOM - 8}" rx="10" fill="{FELT_EDGE}" stroke="{ACTING if acting else FELT_EDGE}" '
-            f'stroke-width="3"/>')
+            f'height="{BOTTOM - 8}" rx="10" fill="{PANEL}" stroke="{ACTING if acting else "#888"}" '
+            f'stroke-width="{4 if acting else 1}"/>')
     name = seat_name(me, None if reveal is not None else me)
-    svg.text(22, top + 20, escape(name), 15, "#fff", weight="bold")
-    svg.text(22, top + 38, escape(_badges(info, me)), 11, "#cfd8d3")
+    svg.text(22, top + 20, escape(name), 15, INK, weight="bold")
+    svg.text(22, top + 38, escape(_badges(info, me)), 11, MUTED)
     notes = []
     if taken:
         notes.append("took " + suit_groups(taken))
@@ -351,12 +352,10 @@ def _viewer(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
     if info.discarded:
         notes.append("discarded face down: " + suit_groups(info.discarded))
     for i, note in enumerate(notes[:2]):
-        svg.text(410 + 300 * i, top + 20, note, 12, "#fff", attrs='class="viewer-note"')
+        svg.text(410 + 300 * i, top + 20, note, 12, INK, attrs='class="viewer-note"')
     for i, note in enumerate(notes[2:]):
-        svg.text(410 + 300 * i, top + 38, note, 12, "#fff", attrs='class="viewer-note"')
-    # Scores in a light box, so that the same score text serves every panel.
-    svg.add(f'<rect x="178" y="{top + 6}" width="214" height="36" rx="5" fill="{PANEL}"/>')
-    _scores(svg, info, me, 188, top + 29)
+        svg.text(410 + 300 * i, top + 38, note, 12, INK, attrs='class="viewer-note"')
+    _scores(svg, info, me, 188, top + 20)
     hand = by_suit(reveal.hands[me] if reveal is not None else info.hand)
     legal = set(reveal.legal if reveal is not None else info.legal) if acting else set()
     received = set(info.received) if info.phase != PASS else set()
@@ -371,7 +370,7 @@ def _viewer(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
             svg.add(f'<circle class="received-mark" cx="{x0 + i * step + w - 7:.0f}" cy="{height - h - 15 - lift}" '
                     f'r="4" fill="#1e88e5"/>')
     if not hand and me not in info.seats:
-        svg.text(width / 2, height - 60, "sits out this deal", 14, "#fff", "middle")
+        svg.text(width / 2, height - 60, "sits out this deal", 14, INK, "middle")
     svg.add("</g>")
 
 
@@ -411,6 +410,8 @@ def _centre(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
             x, y = _seat_point((s - me) % n, n, width, height, 0.42)
             svg.card(c, x - w / 2 + 12 * again, y - h / 2 + 8 * again, MID,
                      "last-trick-card" if last else "trick-card", s, 'opacity="0.6"' if last else "")
+            if not again:  # who played it, under the card
+                svg.text(x, y + h / 2 + 12, seat_name(s), 10, "#e8efe9", "middle")
         if last:
             viewer = me if reveal is None else None
             won = "stays on the table" if winner is None else f"won by {seat_name(winner, viewer)}"
@@ -426,5 +427,8 @@ def _centre(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
     if info.moon_shooter is not None:
         notes.append(f"{seat_name(info.moon_shooter)} shot the moon")
     for i, note in enumerate(notes):
-        svg.text(cx, cy - 8 + 17 * i, note if "<tspan" in note else escape(note), 13, "#fff", "middle",
-                 attrs='class="table-note"')
+        shown = note if "<tspan" in note else escape(note)
+        width_guess = 7.5 * len(re.sub(r"<[^>]+>", "", shown)) + 16  # DejaVu Sans at 13px: about 7.5px a character
+        svg.add(f'<rect x="{cx - width_guess / 2:.0f}" y="{cy - 22 + 20 * i:.0f}" width="{width_guess:.0f}" '
+                f'height="19" rx="5" fill="{PANEL}" opacity="0.9"/>')
+        svg.text(cx, cy - 8 + 20 * i, shown, 13, INK, "middle", attrs='class="table-note"')
