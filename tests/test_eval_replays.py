@@ -71,3 +71,14 @@ def test_cli_links_the_replays_from_the_report_and_refuses_what_it_cannot_record
     assert "--record-games records the games of an --agents seating" in capsys.readouterr().err
     assert eval_main(["--agents", *SEATING, "--record-games", str(games), "--record-max", "0"]) == 2
     assert "--record-max must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_a_config_file_can_ask_for_the_recordings(tmp_path):
+    games = tmp_path / "games"
+    config = tmp_path / "eval.yaml"
+    config.write_text(f"agents: [random, heuristic, heuristic]\nboards: 2\nworkers: 1\n"
+                      f"record_games: {games}\nrecord_max: 1\n", encoding="utf-8")
+    assert eval_main(["--config", str(config), "--no-progress"]) == 0
+    written = sorted(p.name for p in games.iterdir())
+    assert len(written) == 2 and written[0].endswith("-rotation0.html") and written[1].endswith("-rotation0.json")
+    assert "thoughts" not in load_record(games / written[1])  # neither agent explains itself

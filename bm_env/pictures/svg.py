@@ -291,8 +291,6 @@ def _panel(svg: _Svg, info: InfoState, reveal: Revealed | None, s: int, cx: floa
     lines: list[tuple[str, str]] = []  # (class, SVG text content) below the hand
     if taken:
         lines += [("taken", "took " + g) for g in _wrapped_groups(taken, 9)]
-    if reveal is not None and reveal.picks[s]:
-        lines.append(("picks", "to pass: " + suit_groups(reveal.picks[s])))
     held = info.known_held.get(s, ())
     if reveal is None and held:
         lines.append(("known", "holds, from you: " + suit_groups(held)))
