@@ -4,7 +4,9 @@ A deal record holds the rules, the seats, the dealer, the hands dealt, each play
 passed cards, the tricks in order and the scores. :func:`replay_deal` plays it again
 through the engine and checks every step, so a record that does not replay (a card twice,
 an illegal play, a wrong winner or score) is rejected with the place where it goes wrong.
-A match record is the list of its deal records plus the totals and winners.
+A match record is the list of its deal records plus the totals and winners. A deal record
+may also carry the agents' thoughts at their decisions (:mod:`bm_env.thoughts`), which
+replaying ignores.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ class RecordError(ValueError):
     """A record that is malformed or does not replay, with where it goes wrong."""
 
 
-def deal_record(deal: Deal) -> dict[str, Any]:
-    """The JSON-able record of a deal (finished or not: an unfinished one has ``scores`` null)."""
+def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
+    """The JSON-able record of a deal (finished or not: an unfinished one has ``scores`` null);
+    with a :class:`~bm_env.thoughts.ThoughtLog`, the agents' thoughts in this deal too."""
     k = deal.num_players
     seats = deal.seats
     passes = [[card_str(c) for c in deal.pass_picks[p]] for p in range(k)]
@@ -63,6 +66,7 @@ def deal_record(deal: Deal) -> dict[str, Any]:
         "renege": renege,
         "scores": None if deal.scores is None else list(deal.scores),
         **_extension_record(deal),
+        **({"thoughts": thoughts.of(deal)} if thoughts is not None and thoughts.of(deal) else {}),
     }
 
 
@@ -83,7 +87,7 @@ def _extension_record(deal: Deal) -> dict[str, Any]:
     return out
 
 
-def match_record(match: Match) -> dict[str, Any]:
+def match_record(match: Match, thoughts=None) -> dict[str, Any]:
     deals = list(match.completed)
     if match.deal is not None and match.deal not in deals:
         deals.append(match.deal)
@@ -91,15 +95,15 @@ def match_record(match: Match) -> dict[str, Any]:
         "format": MATCH_FORMAT,
         "rules": match.rules.to_dict(),
         "first_dealer": match.first_dealer,
-        "deals": [deal_record(d) for d in deals],
+        "deals": [deal_record(d, thoughts) for d in deals],
         "totals": list(match.totals),
         "winners": None if match.winners is None else list(match.winners),
     }
 
 
-def write_record(path: str | os.PathLike, game: Deal | Match) -> Path:
+def write_record(path: str | os.PathLike, game: Deal | Match, thoughts=None) -> Path:
     """Write a deal or match record as JSON, atomically (a temporary file renamed into place)."""
-    record = match_record(game) if isinstance(game, Match) else deal_record(game)
+    record = match_record(game, thoughts) if isinstance(game, Match) else deal_record(game, thoughts)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -132,11 +136,12 @@ def _cards(values: Any, where: str) -> list[int]:
         raise RecordError(f"{where}: {e}") from None
 
 
-def replay_deal(rec: Mapping[str, Any]) -> Deal:
+def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
     """Play a deal record through the engine, checking every step; return the finished deal.
 
     A record whose deal ended in a renege replays under the renege penalty; any other
-    illegal card is an error.
+    illegal card is an error. ``before_step(deal, action)``, if given, is called before each
+    action is applied (the HTML replay draws the position there).
     """
     if _field(rec, "format", "record") != DEAL_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
@@ -158,6 +163,14 @@ def replay_deal(rec: Mapping[str, Any]) -> Deal:
         )
     except (ValueError, RulesError) as e:
         raise RecordError(f"record hands: {e}") from None
+    if before_step is not None:
+        step = deal.step
+
+        def observed_step(action: int) -> None:
+            before_step(deal, action)
+            step(action)
+
+        deal.step = observed_step  # every replayed action goes through deal.step
 
     passes = [_cards(p, f"passes[{i}]") for i, p in enumerate(_field(rec, "passes", "record"))]
     if len(passes) != len(hands):
@@ -261,11 +274,12 @@ def _apply(deal: Deal, card: int, where: str) -> None:
         raise RecordError(f"{where}: {e}") from None
 
 
-def replay_match(rec: Mapping[str, Any]) -> list[Deal]:
-    """Replay every deal of a match record and check the totals; return the replayed deals."""
+def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
+    """Replay every deal of a match record and check the totals; return the replayed deals
+    (``before_step`` as in :func:`replay_deal`)."""
     if _field(rec, "format", "record") != MATCH_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {MATCH_FORMAT!r}")
-    deals = [replay_deal(d) for d in _field(rec, "deals", "record")]
+    deals = [replay_deal(d, before_step) for d in _field(rec, "deals", "record")]
     rules = Rules.from_dict(rec["rules"])
     totals = [0] * rules.num_players
     counted = 0

@@ -58,7 +58,7 @@ def test_rule_overrides_and_rules_objects_are_accepted():
         (dict(episode="season"), ["episode", "deal", "match"]),
         (dict(reward="win"), ["reward", "score", "zero_sum"]),
         (dict(illegal_action="skip"), ["illegal_action", "raise", "renege_penalty"]),
-        (dict(render_mode="rgb_array"), ["render_mode", "human", "ansi"]),
+        (dict(render_mode="svg"), ["render_mode", "human", "ansi", "rgb_array"]),
         (dict(reward_normalise="yes"), ["reward_normalise"]),
         (dict(colour="red"), ["colour", "episode", "moon"]),
         (dict(render_seat=3), ["render_seat", "0..2"]),

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import SUIT_MASKS, cards_of
+from bm_env.cards import cards_of
 from bm_env.deal import PASS, deal_hands
 from bm_env.observation import offsets
+from hidden_kit import swap_unseen
 
 
 def _play(kwargs, hands, dealer, actions, observer):
@@ -50,20 +51,10 @@ def test_observer_cannot_tell_apart_deals_differing_in_others_unplayed_cards(pre
         e0 = raw_env(**kwargs)
         hands = deal_hands(e0.rules, n, 0, rng)
         actions, e = _random_actions(kwargs, hands, 0, int(rng.integers(n * 3, n * 9)), rng)
-        deal = e.match.deal
-        if deal.phase == PASS or deal.is_over:
+        swap = swap_unseen(e.rules, e.match.deal, hands, rng)
+        if swap is None:
             continue
-        values = e.rules.card_values
-        lowest_club = cards_of(deal.deck & SUIT_MASKS[0])[:1]
-        held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in lowest_club]
-        held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in lowest_club]
-        pairs = [(x, y) for x in held1 for y in held2 if x // 13 == y // 13 and values[x] == values[y]]
-        if not pairs:
-            continue
-        x, y = pairs[int(rng.integers(len(pairs)))]
-        swapped = list(hands)
-        swapped[1] = hands[1] ^ (1 << x) | (1 << y)
-        swapped[2] = hands[2] ^ (1 << y) | (1 << x)
+        x, y, swapped = swap
         a, other_a, _ = _play(kwargs, hands, 0, actions, observer=0)
         b, other_b, _ = _play(kwargs, swapped, 0, actions, observer=0)
         assert a == b, f"seat 0's view depends on where {x} and {y} lie"

@@ -10,7 +10,9 @@ with a playout policy (the heuristic by default) and scores the card by the seat
 result. The same worlds serve every card, so cards are compared on the same deals.
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic (the sources call it the key decision, and a pass
-search would need the other players' passes too).
+search would need the other players' passes too). :meth:`PimcAgent.explain` gives the
+value of each legal card at the last searched decision (game records carry it for the
+replay; :mod:`bm_env.thoughts`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 from ..cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
 from ..deal import DONE, PASS, Deal, IllegalActionError, clone_deal
 from ..infostate import InfoState
+from ..thoughts import Thought
 from . import heuristic
 
 _SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
@@ -169,21 +172,31 @@ class PimcAgent:
         self.playout = playout
         self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={playout_name})"
         self.rng = np.random.default_rng(seed)
+        self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+        self._last = None
+
+    def explain(self) -> Thought | None:
+        """The mean playout value of each legal card at the last ``act``; None where it did not
+        search (a pass, a single legal card)."""
+        return self._last
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState) -> int:
         if info is None:
             raise ValueError("pimc reads the information state; pass info=information_state(...)")
         legal = [int(a) for a in np.flatnonzero(mask)]
+        self._last = None
         if not legal:
             raise ValueError("the mask has no legal action")
         if len(legal) == 1:
             return legal[0]
         if info.phase == PASS:
             return heuristic.choose(heuristic.view_from_info(info))
-        return legal[int(np.argmax(self.action_values(info, legal)))]
+        values = self.action_values(info, legal)
+        self._last = Thought("value", dict(zip(legal, values.tolist())))
+        return legal[int(np.argmax(values))]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""

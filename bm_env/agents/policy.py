@@ -3,6 +3,8 @@
 Illegal actions get the dtype's lowest logit (not ``-inf``, which turns a softmax into
 NaN); the action is the best legal logit (``greedy``) or a draw from the masked softmax
 with the agent's own seeded generator. ``act_batch`` serves the vector engine.
+:meth:`PolicyAgent.explain` gives the masked softmax of the last ``act`` (game records
+carry it for the replay; :mod:`bm_env.thoughts`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import torch
 
 from ..infostate import InfoState
 from ..rules import Rules
+from ..thoughts import Thought
 from .checkpoint import load_checkpoint
 
 
@@ -24,24 +27,40 @@ class PolicyAgent:
         self.path = path
         self.name = f"policy({path},{'greedy' if greedy else 'sampled'})"
         self.rng = np.random.default_rng(seed)
+        self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+        self._last = None
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info: InfoState | None = None) -> int:
         if observation is None:
             raise ValueError("the policy agent needs the observation vector (it declares needs_observation)")
-        return int(self.act_batch(observation[None], np.asarray(mask)[None])[0])
+        masks = np.asarray(mask)[None]
+        logits = self._masked_logits(observation[None], masks)
+        probs = torch.softmax(logits, dim=1)[0].numpy()
+        self._last = Thought("probability", {int(a): float(probs[a]) for a in np.flatnonzero(masks[0])})
+        return int(self._choose(logits, masks)[0])
 
-    @torch.no_grad()
+    def explain(self) -> Thought | None:
+        """The masked softmax probabilities of the legal actions at the last ``act``."""
+        return self._last
+
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One action per row: ``observations`` ``[batch, obs]``, ``masks`` ``[batch, actions]``."""
         masks = np.asarray(masks)
+        return self._choose(self._masked_logits(observations, masks), masks)
+
+    @torch.no_grad()
+    def _masked_logits(self, observations: np.ndarray, masks: np.ndarray) -> torch.Tensor:
         if (masks.sum(axis=1) == 0).any():
             raise ValueError("a row of the mask batch has no legal action")
         logits = self.net(torch.as_tensor(np.asarray(observations), dtype=torch.float32))
         legal = torch.as_tensor(masks != 0)
-        logits = logits.masked_fill(~legal, torch.finfo(logits.dtype).min)
+        return logits.masked_fill(~legal, torch.finfo(logits.dtype).min)
+
+    def _choose(self, logits: torch.Tensor, masks: np.ndarray) -> np.ndarray:
+        """The best legal logit (greedy) or a draw from the masked softmax, per row."""
         if self.greedy:
             return logits.argmax(dim=1).numpy()
         probs = torch.softmax(logits, dim=1).numpy().astype(np.float64)

@@ -8,12 +8,17 @@ Examples::
 
 ``--config FILE`` reads the same settings from a YAML file (``configs/*.yaml``; keys:
 ``preset``, ``players``, ``rules``, ``agents`` or ``league``, ``boards``, ``seed``,
-``matches``, ``workers``, ``out``); options given on the command line override it.
+``matches``, ``workers``, ``out``, ``record_games``, ``record_max``); options given on the
+command line override it.
 
 ``--agents`` takes one spec per seat (see :mod:`bm_env.agents`); the seating is played in
 all its rotations on every board. ``--league`` plays every pair of the pool instead and
 prints a rating table. Results go to stdout as a markdown table and, with ``--out``, to
 ``evaluation.md``, ``evaluation.json`` and ``evaluation.png`` in that folder.
+
+``--record-games DIR`` (with ``--agents``) records up to ``--record-max`` games, those of
+the boards with the largest swings for the first agent, with the agents' thoughts: a JSON
+record and an HTML replay each (:mod:`bm_env.evaluation.replays`); the report links them.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ class EvalConfig:
     matches: int = 0
     workers: int | None = None
     out: str | None = None
+    record_games: str | None = None
+    record_max: int = 6
 
 
 def _override(text: str) -> tuple[str, object]:
@@ -73,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--out", default=None, help="folder for evaluation.md/.json/.png")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--record-games", default=None, metavar="DIR",
+                   help="record the games of the boards with the largest swings (JSON and HTML replay) here")
+    p.add_argument("--record-max", type=int, default=6, metavar="N",
+                   help="record at most N games with --record-games (a board's rotations in turn); default 6")
     return p
 
 
@@ -99,6 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.agents and not args.league:
         print("bm-eval: give --agents (one spec per seat) or --league (a pool), on the command line or in --config",
               file=sys.stderr)
+        return 2
+    if args.record_games and not args.agents:
+        print("bm-eval: --record-games records the games of an --agents seating; a --league has none", file=sys.stderr)
+        return 2
+    if args.record_max < 1:
+        print(f"bm-eval: --record-max must be at least 1, got {args.record_max}", file=sys.stderr)
         return 2
     try:
         rules = make_rules(args.preset, args.players, **overrides)
@@ -133,8 +150,15 @@ def _run(args: argparse.Namespace, rules, overrides: dict) -> int:
     res = evaluate(rules, args.agents, args.boards, args.seed, args.workers, args.matches, not args.no_progress)
     print(f"preset {args.preset}, {rules.num_players} players" + (f", overrides {overrides}" if overrides else ""))
     print(to_markdown(res))
+    replays = ""
+    if args.record_games:
+        from ..evaluation.replays import record_swings, replays_markdown
+
+        games = record_swings(rules, res, args.record_games, args.record_max)
+        replays = replays_markdown(games, args.out)
+        print("\n" + replays_markdown(games))
     if args.out:
-        paths = write_report(res, args.out)
+        paths = write_report(res, args.out, replays=replays)
         print("wrote " + ", ".join(paths.values()))
     return 0
 

@@ -5,7 +5,9 @@ hand sorted by suit, the legal cards, the trick as it forms, who won it, the sco
 Cards are typed as ``qs``, ``Q♠``, ``10h`` ...; anything unreadable or illegal is refused
 with the reason and asked again. Commands: ``help``, ``hand``, ``save [PATH]`` (write the
 game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs
-(``heuristic`` by default; see :func:`bm_env.agents.make_agent`).
+(``heuristic`` by default; see :func:`bm_env.agents.make_agent`). The game record
+(``--record``, ``save``) carries the opponents' thoughts where they give them (policy,
+pimc), for ``bm-replay`` to show.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..env.aec import BlackMariaEnv
 from ..env.render import actions_text, cards_text, seat_name
 from ..record import write_record
 from ..rules import PRESETS, RulesError
+from ..thoughts import ThoughtLog
 
 HELP = (
     "Type a card to play or pass it: " + ACCEPTED_FORMS + ".\n"
@@ -60,6 +63,7 @@ class Game:
         base = args.seed if args.seed is not None else 0
         self.agents = {s: make_agent(args.opponents, rules=self.env.rules, seed=base + 1 + s)
                        for s in range(n) if s != args.seat}
+        self.thoughts = ThoughtLog()  # the opponents' explanations, for the record (bm-replay shows them)
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -81,6 +85,7 @@ class Game:
                 seat = int(agent.split("_")[1])
                 o = env.observe(agent)
                 action = self.agents[seat].act(o["observation"], o["action_mask"], env.information_state(agent))
+            self.thoughts.note(deal, self.agents.get(int(agent.split("_")[1])))  # None: the person
             phase, tricks, kitty_taker = deal.phase, len(deal.tricks), deal.kitty_taker
             env.step(action)
             self.narrate(agent, action, deal, phase, tricks, kitty_taker)
@@ -183,7 +188,7 @@ class Game:
             self.say("Give a file name: save PATH (e.g. save game.json)")
             return
         try:
-            written = write_record(path, self.env.match)
+            written = write_record(path, self.env.match, self.thoughts)
         except OSError as e:
             self.say(f"Could not save the record to {path}: {e}")
             return

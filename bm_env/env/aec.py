@@ -44,7 +44,7 @@ from .render import render_table
 from .tracker import ObservationTracker
 
 EPISODES = ("deal", "match")
-RENDER_MODES = ("human", "ansi")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "illegal_action",
               "render_mode", "render_seat", "render_reveal")
 RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate", "kitty")
@@ -99,7 +99,9 @@ def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
 class BlackMariaEnv(AECEnv):
     """Black Maria and the Hearts family as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"name": "black_maria_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    # render_fps: the frame rate video recorders use for rgb_array frames (one decision a frame).
+    metadata = {"name": "black_maria_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+                "render_fps": 2}
 
     def __init__(
         self,
@@ -381,11 +383,18 @@ class BlackMariaEnv(AECEnv):
 
     # ------------------------------------------------------------------ rendering
 
-    def render(self) -> str | None:
-        """The table from ``render_seat``'s view; other hands only with ``render_reveal=True``."""
+    def render(self) -> str | np.ndarray | None:
+        """The table from ``render_seat``'s view; other hands only with ``render_reveal=True``.
+
+        ``rgb_array`` returns the picture of :meth:`render_svg` as an ``H×W×3`` uint8 array.
+        """
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
+        if self.render_mode == "rgb_array":
+            from ..pictures import svg_to_rgb
+
+            return svg_to_rgb(self.render_svg(self.render_seat, self.render_reveal))
         text = self.render_text(self.render_seat, self.render_reveal)
         if self.render_mode == "ansi":
             return text
@@ -400,6 +409,13 @@ class BlackMariaEnv(AECEnv):
             deal = self._deal
             hands = {s: tuple(deal.hand_cards(pos)) for pos, s in enumerate(deal.seats)}
         return render_table(info, hands)
+
+    def render_svg(self, seat: int, reveal: bool = False) -> str:
+        """The table as an SVG picture from ``seat``'s view; with ``reveal`` every hand is shown."""
+        from ..pictures import revealed, table_svg
+
+        info = information_state(self._deal, seat, self.match.totals, self.match.deals_played)
+        return table_svg(info, revealed(self._deal, self.rules.num_players) if reveal else None)
 
     def close(self) -> None:
         """Nothing to release; defined so that render() has its close()."""

@@ -95,16 +95,19 @@ def _init(rules: Rules, seating: Sequence[str], seed: int, threads: int | None =
     _W["agents"] = [make_agent(spec, rules, None) for spec in seating]
 
 
+def seat_agents(agents: Sequence, seed: int, index: int, rotation: int) -> list:
+    """The agents at each seat of board ``index`` in ``rotation``, reseeded as the evaluation
+    does, so that playing the board again (to record it) plays the same game."""
+    at_seat = rotation_seating(range(len(agents)), rotation)  # seating position sitting at each seat
+    for s, pos in enumerate(at_seat):
+        agents[pos].reset(_seed(seed, index, rotation, s, 1))
+    return [agents[pos] for pos in at_seat]
+
+
 def _play_board(index: int) -> tuple[int, list[list[int]]]:
     rules, seed, agents = _W["rules"], _W["seed"], _W["agents"]
-    n = rules.num_players
     board = make_board(rules, seed, index)
-    out = []
-    for r in range(n):
-        at_seat = rotation_seating(range(n), r)  # seating position sitting at each seat
-        for s, pos in enumerate(at_seat):
-            agents[pos].reset(_seed(seed, index, r, s, 1))
-        out.append(list(play_deal(rules, board, [agents[pos] for pos in at_seat])))
+    out = [list(play_deal(rules, board, seat_agents(agents, seed, index, r))) for r in range(rules.num_players)]
     return index, out
 
 

@@ -13,6 +13,7 @@ from ..deal import DONE, Deal
 from ..infostate import information_state
 from ..observation import encode
 from ..rules import Rules
+from ..thoughts import ThoughtLog
 from .boards import Board
 
 
@@ -22,16 +23,26 @@ def rotation_seating(seating: Sequence, rotation: int) -> list:
     return [seating[(s - rotation) % n] for s in range(n)]
 
 
-def agent_action(agent, deal: Deal, match_scores: Sequence[int] | None = None, deals_played: int = 0) -> int:
-    """What ``agent`` plays for the seat to act in ``deal``, given that seat's view only."""
+def agent_action(agent, deal: Deal, match_scores: Sequence[int] | None = None, deals_played: int = 0,
+                 thoughts: ThoughtLog | None = None) -> int:
+    """What ``agent`` plays for the seat to act in ``deal``, given that seat's view only
+    (noted in ``thoughts``, with the agent's explanation where it gives one)."""
     info = information_state(deal, deal.current_seat, match_scores, deals_played)
     obs = encode(info) if getattr(agent, "needs_observation", True) else None
-    return agent.act(obs, deal.legal_mask(), info)
+    action = agent.act(obs, deal.legal_mask(), info)
+    if thoughts is not None:
+        thoughts.note(deal, agent)
+    return action
+
+
+def play_board(rules: Rules, board: Board, agents: Sequence, thoughts: ThoughtLog | None = None) -> Deal:
+    """Play ``board`` with ``agents[s]`` at seat ``s``; the finished deal."""
+    deal = Deal(rules, board.hands, board.dealer, board.pass_direction, kitty=board.kitty)
+    while deal.phase != DONE:
+        deal.step(agent_action(agents[deal.to_act], deal, thoughts=thoughts))
+    return deal
 
 
 def play_deal(rules: Rules, board: Board, agents: Sequence) -> tuple[int, ...]:
-    """Play ``board`` with ``agents[s]`` at seat ``s``; the deal's scores by seat."""
-    deal = Deal(rules, board.hands, board.dealer, board.pass_direction, kitty=board.kitty)
-    while deal.phase != DONE:
-        deal.step(agent_action(agents[deal.to_act], deal))
-    return deal.scores
+    """The scores by seat of :func:`play_board`."""
+    return play_board(rules, board, agents).scores

@@ -58,12 +58,13 @@ def write_chart(result: EvalResult, path: str) -> None:
     plt.close(fig)
 
 
-def write_report(result: EvalResult, out_dir: str, stem: str = "evaluation") -> dict[str, str]:
-    """Write ``stem.md``, ``stem.json`` (with per-board means) and ``stem.png`` into ``out_dir``."""
+def write_report(result: EvalResult, out_dir: str, stem: str = "evaluation", replays: str = "") -> dict[str, str]:
+    """Write ``stem.md``, ``stem.json`` (with per-board means) and ``stem.png`` into ``out_dir``;
+    ``replays`` is a markdown section linking recorded games (:mod:`.replays`), put after the table."""
     os.makedirs(out_dir, exist_ok=True)
     paths = {ext: os.path.join(out_dir, f"{stem}.{ext}") for ext in ("md", "json", "png")}
     with open(paths["md"], "w") as f:
-        f.write(to_markdown(result) + "\n")
+        f.write(to_markdown(result) + "\n" + (f"\n{replays}\n" if replays else ""))
     with open(paths["json"], "w") as f:
         json.dump(result.to_dict(with_boards=True), f, indent=1)
     write_chart(result, paths["png"])
