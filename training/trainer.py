@@ -262,7 +262,10 @@ class Trainer:
         if not self.quiet:
             from tqdm import tqdm
 
-            bar = tqdm(total=c.total_decisions, initial=self.decisions, unit="dec", unit_scale=True, desc="bm-train")
+            # A run that a time limit ends has no known total of decisions: the bar counts them.
+            bar = tqdm(total=None if c.max_minutes else c.total_decisions, initial=self.decisions, unit="dec",
+                       unit_scale=True, desc="bm-train")
+        say = self.log if bar is None else bar.write
         stopped = "done"
         with _StopFlag() as stop:
             while self._budget_left():
@@ -271,22 +274,21 @@ class Trainer:
                     speed = self._one_update(bar)
                 except NonFiniteLossError as e:
                     kept = latest_state(self.run_dir) if os.path.isdir(os.path.join(self.run_dir, "states")) else None
-                    self.log(f"bm-train: stopped at update {self.update_index + 1}: {e}. "
+                    say(f"bm-train: stopped at update {self.update_index + 1}: {e}. "
                              + (f"The last good training state is {kept}." if kept else "No training state was saved yet."))
                     stopped = "nan"
                     break
+                status = (f"update {self.update_index}: {self.decisions:,} decisions, {speed:,.0f} decisions/s, "
+                          f"{self.seconds / 60:.1f} min")
                 if c.eval_every and self.update_index % c.eval_every == 0:
                     record = self.evaluate()
                     if bar is not None:
                         bar.set_postfix_str(f"eval {record['score']:+.2f}±{record['ci']:.2f}")
-                    self.log(f"update {self.update_index}: {self.decisions:,} decisions, {speed:,.0f} decisions/s, "
-                             f"{self.seconds / 60:.1f} min, vs {c.eval_opponent} {record['score']:+.2f} "
-                             f"± {record['ci']:.2f}")
+                    say(f"{status}, vs {c.eval_opponent} {record['score']:+.2f} ± {record['ci']:.2f}")
                 if self.update_index % c.checkpoint_every == 0:
                     self.save()
                     if bar is None:
-                        self.log(f"update {self.update_index}: {self.decisions:,} decisions, {speed:,.0f} decisions/s, "
-                                 f"{self.seconds / 60:.1f} min, state saved")
+                        say(f"{status}, state saved")
                 self.seconds += time.perf_counter() - started
                 if stop.requested:
                     stopped = "interrupted"
