@@ -108,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         print("bm-eval: give --agents (one spec per seat) or --league (a pool), on the command line or in --config",
               file=sys.stderr)
         return 2
+    if args.league and len(set(args.league)) < 2:
+        print(f"bm-eval: --league needs at least two different agent specs to compare, got {args.league}",
+              file=sys.stderr)
+        return 2
     try:
         rules = make_rules(args.preset, args.players, **overrides)
     except RulesError as e:

@@ -19,12 +19,11 @@ import time
 
 from ..rules import PRESETS
 from ..soak import SoakResult, soak
-from .args import add_version, comma_list, non_negative_int, positive_int
+from .args import Parser, add_version, comma_list, non_negative_int, positive_int
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bm-soak", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(prog="bm-soak", description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=positive_int, default=20000, help="deals to play in all (default 20000)")
     p.add_argument("--env-deals", type=non_negative_int, default=None,
                    help="how many of them go through env(), spread over every configuration (default: 2%%, "
