@@ -523,8 +523,12 @@ def _validate(r: Rules) -> None:
         if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_CARDS:
             _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {c!r}")
 
-    if len(r.card_values) != NUM_CARDS or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.card_values):
+    if len(r.card_values) != NUM_CARDS:
         _fail(f"card_values must be 52 ints, one per card id; got {len(r.card_values)} values")
+    not_ints = [f"{card_str(c)}={x!r}" for c, x in enumerate(r.card_values)
+                if not isinstance(x, int) or isinstance(x, bool)]
+    if not_ints:
+        _fail(f"card_values must be whole numbers; got {', '.join(not_ints[:4])}")
     if r.first_lead.startswith("lowest_club") and not r.deck_mask() & 0x1FFF:
         _fail("first_lead lowest_club needs clubs in the deck")
     if r.match_deals < 1:

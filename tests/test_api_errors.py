@@ -18,6 +18,7 @@ from bm_env.rules import PRESETS, Rules, RulesError, make_rules, max_deal_points
                                     r"in one int8 cell$"),
     (dict(card_values={"QS": -129, "KS": 130}), r"^card_values QS=-129, KS=130 outside -128\.\.127"),
     (dict(clean_trick_bonus=128), r"^clean_trick_bonus=128 is outside -128\.\.127"),
+    (dict(card_values={"QS": "13", "KS": 1.5}), r"^card_values must be whole numbers; got QS='13', KS=1\.5$"),
     # points and totals take two cells: -4095..4095
     (dict(match_deals=100), r"^100 deals of up to 43 points make totals of 4300: the observation holds points and "
                             r"totals from -4095 to 4095$"),
