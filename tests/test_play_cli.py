@@ -150,7 +150,10 @@ def test_numbers_and_the_record_path_are_checked_before_the_game(capsys, tmp_pat
                           (["--players", "0"], "argument --players: must be a whole number of at least 1"),
                           (["--record", str(tmp_path)], "is a directory; give a file name"),
                           (["--record", "/proc/nowhere/game.json"], "cannot write /proc/nowhere/game.json"),
-                          (["--delay", "-1"], "argument --delay: must be a number of at least 0")]:
+                          (["--delay", "-1"], "argument --delay: must be a number of at least 0"),
+                          (["--reveal"], "--reveal goes with --watch (agents play every seat)"),
+                          (["--delay", "0"], "--delay goes with --watch"),
+                          (["--watch", "--seat", "1"], "--seat is your seat; with --watch agents play every seat")]:
         with pytest.raises(SystemExit) as e:
             main(argv, io.StringIO(""), io.StringIO())
         assert e.value.code == 2

@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="bm-play", description="Play Black Maria (or any Hearts-family preset) against agents.")
     p.add_argument("--rules", default="black_maria", help=f"preset, one of: {', '.join(PRESETS)}")
     p.add_argument("--players", type=positive_int, default=None, help="player count (the preset's default otherwise)")
-    p.add_argument("--seat", type=non_negative_int, default=0, help="your seat, 0..players-1 (default 0)")
+    p.add_argument("--seat", type=non_negative_int, default=None, help="your seat, 0..players-1 (default 0)")
     p.add_argument("--match", action="store_true", help="play a whole match instead of one deal")
     p.add_argument("--opponents", default="heuristic", help="agent spec for the other seats (default heuristic)")
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal(s) and the agents")
@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--auto-forced", action=argparse.BooleanOptionalAction, default=True,
                    help="play a card for you when it is the only legal one (default: on)")
     p.add_argument("--watch", action="store_true", help="agents (--opponents) play every seat; you watch")
-    p.add_argument("--delay", type=non_negative_float, default=1.0, help="seconds between moves with --watch (default 1)")
+    p.add_argument("--delay", type=non_negative_float, default=None,
+                   help="seconds between moves with --watch (default 1)")
     p.add_argument("--reveal", action="store_true", help="with --watch, show every hand")
     p.add_argument("--ascii", action="store_true", help="suits as letters C D H S instead of symbols")
     add_version(p)
@@ -102,11 +103,13 @@ class Game:
         self.env = BlackMariaEnv(rules=args.rules, num_players=args.players,
                                  episode="match" if args.match else "deal")
         n = self.env.rules.num_players
-        if not 0 <= args.seat < n:
-            raise ValueError(f"--seat must be a seat in 0..{n - 1}, got {args.seat}")
+        seat = 0 if args.seat is None else args.seat
+        if not 0 <= seat < n:
+            raise ValueError(f"--seat must be a seat in 0..{n - 1}, got {seat}")
         self.watching = args.watch
-        self.seat = None if args.watch else args.seat
-        self.me = None if args.watch else f"player_{args.seat}"
+        self.delay = 1.0 if args.delay is None else args.delay
+        self.seat = None if args.watch else seat
+        self.me = None if args.watch else f"player_{seat}"
         base = args.seed if args.seed is not None else 0
         self.agents = {s: make_agent(args.opponents, rules=self.env.rules, seed=base + 1 + s)
                        for s in range(n) if s != self.seat}
@@ -145,8 +148,8 @@ class Game:
             phase, tricks, kitty_taker = deal.phase, len(deal.tricks), deal.kitty_taker
             env.step(action)
             self.narrate(agent, action, deal, phase, tricks, kitty_taker)
-            if self.watching and self.args.delay:
-                time.sleep(self.args.delay)
+            if self.watching and self.delay:
+                time.sleep(self.delay)
         if self.args.match:
             self.say(self.final_text())
         self.save_at_end()
@@ -263,7 +266,15 @@ class Game:
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.watch:
+        alone = [name for name, value in (("--delay", args.delay), ("--reveal", args.reveal or None)) if value is not None]
+        if alone:
+            verb = "go" if len(alone) > 1 else "goes"
+            parser.error(f"{' and '.join(alone)} {verb} with --watch (agents play every seat)")
+    elif args.seat is not None:
+        parser.error("--seat is your seat; with --watch agents play every seat")
     out = stdout or sys.stdout
     try:
         game = Game(args, stdin or sys.stdin, out)
