@@ -14,7 +14,8 @@ every player count it allows and checks, for each:
 - an illegal action attempted now and then is refused and changes nothing (``raise``), or
   ends the deal under the renege penalty (``renege_penalty``);
 - each ``env()`` deal's record, through JSON, replays to the same scores, which are the
-  scores the environment reported.
+  scores the environment reported; every fourth deal belongs to a whole match
+  (``episode="match"``), whose record replays to the reported totals and winners.
 
 The vector engine plays most deals (it steps thousands at once); ``env()`` plays a share of
 them (``env_deals``), spread over every preset and player count, and alone plays the rule
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .deal import IllegalActionError
-from .record import RecordError, deal_record, replay_deal
+from .record import RecordError, deal_record, match_record, replay_deal, replay_match
 from .rules import PRESETS, Rules, make_rules
 from .vector import VectorEngine
 from .vector.support import UnsupportedRulesError, check_supported
@@ -185,24 +186,34 @@ def _try_vector_illegal(res: SoakResult, engine: VectorEngine, actions: np.ndarr
 def soak_env(preset: str, rules: Rules, deals: int, seed: int) -> SoakResult:
     """Play ``deals`` random deals of ``rules`` through ``env()``, checking every decision and each record.
 
-    Every other deal is played under the renege penalty, where an illegal attempt ends it.
+    Deals take turns: one-deal episodes where an illegal action raises, the same under the
+    renege penalty (an illegal attempt ends the deal), again raising, then the next deal of
+    a whole match (``episode="match"``), whose record is checked when the match ends.
     """
     from . import black_maria_v0
 
     res = SoakResult(preset, rules.num_players, "env")
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
-    envs = {mode: black_maria_v0.env(rules=rules, illegal_action=mode) for mode in ("raise", "renege_penalty")}
-    for mode, env in envs.items():
+    envs = {
+        "raise": black_maria_v0.env(rules=rules),
+        "renege_penalty": black_maria_v0.env(rules=rules, illegal_action="renege_penalty"),
+        "match": black_maria_v0.env(rules=rules, episode="match"),
+    }
+    for env in envs.values():
         env.reset(seed=int(rng.integers(2**63)))
+    fresh = set(envs)
     for i in range(deals):
-        mode = "raise" if i % 2 == 0 else "renege_penalty"
-        env = envs[mode]
-        if i >= 2:
+        kind = ("raise", "renege_penalty", "raise", "match")[i % 4]
+        env = envs[kind]
+        if kind not in fresh and all(env.terminations.values()):
             env.reset()
-        where = f"{preset} {rules.num_players}p env ({mode}) seed {seed} deal {i}"
+        fresh.discard(kind)
+        where = f"{preset} {rules.num_players}p env ({kind}) seed {seed} deal {i}"
         try:
             _play_env_deal(res, env, rng, where)
+            if kind == "match" and all(env.terminations.values()):
+                _check_env_match(res, env.unwrapped, where)
         except Exception as e:  # an invariant check must report, not stop the soak
             res.fail(f"{where}: {type(e).__name__}: {e}")
         res.deals += 1
@@ -213,7 +224,8 @@ def soak_env(preset: str, rules: Rules, deals: int, seed: int) -> SoakResult:
 def _play_env_deal(res: SoakResult, env, rng: np.random.Generator, where: str) -> None:
     raw = env.unwrapped
     agents = raw.possible_agents
-    while not env.terminations[env.agent_selection]:
+    deals_before = len(raw.match.completed)
+    while len(raw.match.completed) == deals_before:
         agent = env.agent_selection
         obs = env.observe(agent)
         mask = obs["action_mask"]
@@ -279,6 +291,18 @@ def _check_env_deal(res: SoakResult, raw, where: str) -> None:
     allowed = allowed_totals(deal.rules, [deal.values[c] for c in dealt.elements()], tricks)
     if allowed is not None and sum(deal.scores) not in allowed:
         res.fail(f"{where}: the scores {deal.scores} add up to {sum(deal.scores)}; the rules allow {sorted(allowed)}")
+
+
+def _check_env_match(res: SoakResult, raw, where: str) -> None:
+    """A finished match: its record replays, and the environment reported its winners."""
+    match = raw.match
+    reported = raw.infos[raw.possible_agents[0]].get("winners")
+    if reported != [raw.possible_agents[w] for w in match.winners]:
+        res.fail(f"{where}: infos report winners {reported}, the match has {list(match.winners)}")
+    try:
+        replay_match(json.loads(json.dumps(match_record(match))))
+    except RecordError as e:
+        res.fail(f"{where}: the match record does not replay: {e}")
 
 
 def _dealt_cards(deal, pos: int) -> list[int]:

@@ -69,3 +69,17 @@ def test_a_run_is_reproducible_from_its_seed():
     b = soak.soak(["dirty_lady"], 400, 8, seed=5, batch=64)
     assert [(r.deals, r.decisions, r.illegal_tried) for r in a] == [(r.deals, r.decisions, r.illegal_tried) for r in b]
     assert np.sum([r.failures for r in a]) == 0
+
+
+def test_whole_matches_through_env_are_checked_against_their_records(monkeypatch):
+    rules = make_rules("black_maria", match_deals=3)
+    checked = []
+
+    def failing_replay(rec):
+        checked.append(len(rec["deals"]))
+        raise soak.RecordError("tampered")
+
+    monkeypatch.setattr(soak, "replay_match", failing_replay)
+    res = soak.soak_env("black_maria", rules, 24, seed=2)  # every fourth deal: 6 deals of matches of 3
+    assert checked == [3, 3]
+    assert res.failures == 2 and "the match record does not replay: tampered" in res.messages[0]
