@@ -94,6 +94,15 @@ def test_plain_drops_rest_markup():
         "bm-eval: see bm_env.agents.make_agent and soak::"
 
 
+def test_output_paths(tmp_path):
+    assert cli_args.output_file(str(tmp_path / "new" / "game.json")) == str(tmp_path / "new" / "game.json")
+    assert not (tmp_path / "new").exists()  # checked, not created: nothing is written before the work
+    assert cli_args.output_dir(str(tmp_path / "out")) == str(tmp_path / "out")
+    for bad, message in [("", "give a file name"), (str(tmp_path), "is a directory")]:
+        with pytest.raises(argparse.ArgumentTypeError, match=message):
+            cli_args.output_file(bad)
+
+
 def test_converters_accept_values_already_read():
     assert cli_args.positive_int(3) == 3 and cli_args.non_negative_int("0") == 0
     for bad in (True, 0, "1.5"):

@@ -121,7 +121,9 @@ def _probe(folder: Path, wanted: str) -> None:
 def output_file(value: str) -> str:
     """A file path the tool will be able to write at the end: not a directory, in a writable place."""
     path = Path(value).expanduser()
-    if not value or path.is_dir():
+    if not value:
+        raise argparse.ArgumentTypeError("give a file name such as game.json")
+    if path.is_dir():
         raise argparse.ArgumentTypeError(f"{value!r} is a directory; give a file name such as game.json")
     if path.exists() and not os.access(path, os.W_OK):
         raise argparse.ArgumentTypeError(f"cannot write {value}: the file is not writable")
