@@ -97,3 +97,9 @@ def test_an_unknown_agent_is_named():
         env.observe("player_9")
     with pytest.raises(ValueError, match=r"unknown agent 0;"):
         env.unwrapped.information_state(0)
+
+
+@pytest.mark.parametrize("seed", [-3, "abc", 1.5, True])
+def test_a_bad_seed_is_named(seed):
+    with pytest.raises(ValueError, match=rf"^seed must be a whole number of at least 0, or None; got {seed!r}$"):
+        black_maria_v0.env().reset(seed=seed)

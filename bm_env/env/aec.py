@@ -195,6 +195,8 @@ class BlackMariaEnv(AECEnv):
         kitty: tuple[int, ...] = ()
         if options:  # refuse bad options before changing anything
             hands, dealer, direction, kitty = self._deal_options(dict(options))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed must be a whole number of at least 0, or None; got {seed!r}")
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self._episodes = 0
