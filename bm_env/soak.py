@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cards import cards_of
 from .deal import IllegalActionError
 from .record import RecordError, deal_record, match_record, replay_deal, replay_match
 from .rules import PRESETS, Rules, make_rules
@@ -306,8 +307,6 @@ def _check_env_match(res: SoakResult, raw, where: str) -> None:
 
 
 def _dealt_cards(deal, pos: int) -> list[int]:
-    from .cards import cards_of
-
     return cards_of(deal.dealt[pos]) + cards_of(deal.dealt2[pos])
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import sys
 import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, NoReturn
@@ -153,8 +152,3 @@ def recheck(parser: argparse.ArgumentParser, args: argparse.Namespace, checks: d
         except argparse.ArgumentTypeError as e:
             parser.error(f"{name}: {e}")
 
-
-def fail(prog: str, message: str) -> int:
-    """Print ``prog: message`` to standard error; the exit status of a refused input (2)."""
-    print(f"{prog}: {message}", file=sys.stderr)
-    return 2
