@@ -42,7 +42,7 @@ def why_illegal(deal, action: int, name: Callable[[int], str] = card_str) -> str
             return "passing on is only possible before picking any card to pass"
         return "passing on, unseen, is not a decision now"
     if not 0 <= action < NUM_CARDS:
-        return f"action {action} is not a decision of the {deal.phase} phase; give a card"
+        return f"it is not a decision of the {deal.phase} phase; give a card"
     if not hand >> action & 1:
         if deal.phase == "pass" and action in deal.pass_picks[p]:
             return "it is already picked to pass"

@@ -98,3 +98,9 @@ def test_the_terminal_names_cards_with_suit_symbols():
     assert why_illegal(deal, parse_card("QS"), card_pretty) == "it is not in your hand"
     deal = Deal(make_rules("american_hearts"), [cards(h) for h in FOUR_HANDS], dealer=3)
     assert why_illegal(deal, parse_card("TC"), card_pretty).endswith("2♣")
+
+
+def test_an_extra_decision_out_of_its_phase():
+    deal = bm_deal()
+    assert why_illegal(deal, 56) == "it is not a decision of the play phase; give a card"
+    assert why_illegal(deal, 59) == "passing on, unseen, is not a decision now"
