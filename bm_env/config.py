@@ -69,6 +69,8 @@ def load_config(cls: type[T], path: str | Path) -> T:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the config ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a text file (a config is UTF-8 YAML)") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:

@@ -302,12 +302,15 @@ class Deal:
 
     def _illegal(self, action: int) -> None:
         from .actions import action_str
+        from .explain import why_illegal
 
         p = self.to_act
         what = {PASS: "pass", PLAY: "play", CHARGE: "choose", DISCARD: "discard", MOON: "choose"}[self.phase]
         legal = cards_of(self.legal)
         sep = " " if legal[-1] < NUM_CARDS else ", "  # extra decisions have names with spaces
-        msg = f"player_{self.seats[p]} may not {what} {action_str(action)}; legal: {sep.join(action_str(c) for c in legal)}"
+        reason = why_illegal(self, action)
+        msg = (f"player_{self.seats[p]} may not {what} {action_str(action)}: {reason}; "
+               f"legal: {sep.join(action_str(c) for c in legal)}")
         if self.on_illegal == "raise":
             raise IllegalActionError(msg)
         # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.

@@ -398,13 +398,36 @@ def layout_table(num_players: int, rules: Rules | None = None) -> str:
     return "\n".join(rows)
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bm_env.observation [PLAYERS | PRESET [PLAYERS]]``: print a layout table."""
     import sys
 
-    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
-        from .rules import make_rules
+    from .rules import PRESETS, RulesError, make_rules
 
-        preset_rules = make_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
-        print(layout_table(preset_rules.num_players, preset_rules))
-    else:
-        print(layout_table(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
+    args = sys.argv[1:] if argv is None else argv
+    usage = (f"usage: python -m bm_env.observation [PLAYERS | PRESET [PLAYERS]]; PLAYERS 3..{MAX_PLAYERS}, "
+             f"PRESET one of {', '.join(PRESETS)}")
+    if len(args) > 2 or (args and args[0].isdigit() and len(args) > 1):
+        print(usage, file=sys.stderr)
+        return 2
+    if not args or args[0].isdigit():
+        n = int(args[0]) if args else 3
+        if not 3 <= n <= MAX_PLAYERS:
+            print(f"bm_env.observation: {n} players: the layout is for 3 to {MAX_PLAYERS} players\n{usage}",
+                  file=sys.stderr)
+            return 2
+        print(layout_table(n))
+        return 0
+    try:
+        if len(args) > 1 and not args[1].isdigit():
+            raise RulesError(f"player count {args[1]!r} is not a whole number")
+        preset_rules = make_rules(args[0], int(args[1]) if len(args) > 1 else None)
+    except RulesError as e:
+        print(f"bm_env.observation: {e}\n{usage}", file=sys.stderr)
+        return 2
+    print(layout_table(preset_rules.num_players, preset_rules))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -4,25 +4,28 @@ A deal record holds the rules, the seats, the dealer, the hands dealt, each play
 passed cards, the tricks in order and the scores. :func:`replay_deal` plays it again
 through the engine and checks every step, so a record that does not replay (a card twice,
 an illegal play, a wrong winner or score) is rejected with the place where it goes wrong.
-A match record is the list of its deal records plus the totals and winners. A deal record
-may also carry the agents' thoughts at their decisions (:mod:`bm_env.thoughts`), which
-replaying ignores.
+A match record is the list of its deal records plus the totals and winners;
+:func:`replay_match` feeds the replayed deals to a :class:`~bm_env.match.Match`, so every
+recorded field (each deal's rules, seats, dealer, pass direction, totals and deal count
+before it, the match totals and the winners) is checked against what the match makes of
+the deals. A field of the wrong kind (``null``, a string for a list) is a
+:class:`RecordError` naming the field, never a ``TypeError``. A deal record may also carry
+the agents' thoughts at their decisions (:mod:`bm_env.thoughts`), which replaying ignores.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
 from .actions import CARD_CHARGE, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
 from .cards import card_str, cards_of, parse_card
-from .deal import CHARGE, DISCARD, DONE, MOON, PASS, Deal, IllegalActionError
+from .deal import CHARGE, DISCARD, DONE, MOON, PASS, Deal, IllegalActionError, pass_direction_for
+from .files import write_atomic
 from .match import Match
 from .rules import Rules, RulesError
-from .scoring import match_would_end
 
 DEAL_FORMAT = "black-maria-deal/1"
 MATCH_FORMAT = "black-maria-match/1"
@@ -102,29 +105,69 @@ def match_record(match: Match, thoughts=None) -> dict[str, Any]:
 
 
 def write_record(path: str | os.PathLike, game: Deal | Match, thoughts=None) -> Path:
-    """Write a deal or match record as JSON, atomically (a temporary file renamed into place)."""
+    """Write a deal or match record as JSON, atomically (:func:`bm_env.files.write_atomic`)."""
     record = match_record(game, thoughts) if isinstance(game, Match) else deal_record(game, thoughts)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(record, f, ensure_ascii=False, indent=1)
-    os.replace(tmp, path)
-    return path
+    return write_atomic(path, lambda f: json.dump(record, f, ensure_ascii=False, indent=1))
 
 
 def load_record(path: str | os.PathLike) -> dict[str, Any]:
+    """The JSON object in ``path``; :class:`RecordError` for a file that is not one (binary, broken JSON)."""
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            data = json.load(f)
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file (a game record is UTF-8 JSON)") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a game record is a JSON object, got {_kind(data)}")
+    return data
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, Mapping) else type(value).__name__
 
 
 def _field(rec: Mapping[str, Any], name: str, where: str) -> Any:
-    if not isinstance(rec, Mapping) or name not in rec:
+    if not isinstance(rec, Mapping):
+        raise RecordError(f"{where}: expected an object with field {name!r}, got {_kind(rec)}")
+    if name not in rec:
         raise RecordError(f"{where}: missing field {name!r}")
     return rec[name]
+
+
+def _list(rec: Mapping[str, Any], name: str, where: str) -> list:
+    value = _field(rec, name, where)
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: field {name!r} must be a list, got {_kind(value)}")
+    return value
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where} must be a whole number, got {_kind(value)}")
+    return value
+
+
+def _player(seat: Any) -> str:
+    """A recorded seat as a player name: ``player_0`` for 0, the value itself otherwise."""
+    return f"player_{seat}" if isinstance(seat, int) and not isinstance(seat, bool) else repr(seat)
+
+
+def _rules(rec: Mapping[str, Any], where: str) -> Rules:
+    try:
+        return Rules.from_dict(_field(rec, "rules", where))
+    except (RulesError, TypeError) as e:
+        raise RecordError(f"{where} rules: {e}") from None
 
 
 def _cards(values: Any, where: str) -> list[int]:
@@ -145,22 +188,28 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
     """
     if _field(rec, "format", "record") != DEAL_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
-    try:
-        rules = Rules.from_dict(_field(rec, "rules", "record"))
-    except (RulesError, TypeError) as e:
-        raise RecordError(f"record rules: {e}") from None
-    seats = list(_field(rec, "seats", "record"))
+    rules = _rules(rec, "record")
+    seats = [_int(s, f"seats[{i}]") for i, s in enumerate(_list(rec, "seats", "record"))]
+    if len(set(seats)) != len(seats) or not all(0 <= s < rules.num_players for s in seats):
+        raise RecordError(f"seats: {seats} must be distinct seats in 0..{rules.num_players - 1}")
     dealer_seat = _field(rec, "dealer", "record")
     if dealer_seat not in seats:
         raise RecordError(f"record: dealer {dealer_seat!r} is not one of the seats {seats}")
-    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(_field(rec, "hands", "record"))]
+    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(_list(rec, "hands", "record"))]
+    if len(hands) != len(seats):
+        raise RecordError(f"hands: {len(hands)} hands for {len(seats)} seats")
+    direction = _field(rec, "pass_direction", "record")
+    if direction not in rules.pass_cycle:
+        raise RecordError(f"pass_direction: {direction!r} is not in the rules' pass cycle {list(rules.pass_cycle)}")
+    totals_before = [_int(t, f"totals_before[{i}]") for i, t in enumerate(_list(rec, "totals_before", "record"))]
+    if len(totals_before) != len(seats):
+        raise RecordError(f"totals_before: {len(totals_before)} totals for {len(seats)} seats")
+    deals_before = _int(_field(rec, "deals_before", "record"), "deals_before")
     kitty = _cards(rec.get("kitty", []), "kitty")
     on_illegal = "renege_penalty" if rec.get("renege") else "raise"
     try:
-        deal = Deal(
-            rules, hands, seats.index(dealer_seat), _field(rec, "pass_direction", "record"), seats,
-            _field(rec, "totals_before", "record"), _field(rec, "deals_before", "record"), on_illegal, kitty,
-        )
+        deal = Deal(rules, hands, seats.index(dealer_seat), direction, seats, totals_before, deals_before,
+                    on_illegal, kitty)
     except (ValueError, RulesError) as e:
         raise RecordError(f"record hands: {e}") from None
     if before_step is not None:
@@ -172,7 +221,7 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
 
         deal.step = observed_step  # every replayed action goes through deal.step
 
-    passes = [_cards(p, f"passes[{i}]") for i, p in enumerate(_field(rec, "passes", "record"))]
+    passes = [_cards(p, f"passes[{i}]") for i, p in enumerate(_list(rec, "passes", "record"))]
     if len(passes) != len(hands):
         raise RecordError(f"passes: {len(passes)} lists for {len(hands)} players")
     passed_on = rec.get("passed_on", [])
@@ -206,13 +255,13 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
         _apply(deal, CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
     discards = _cards(rec.get("kitty_discards", []), "kitty_discards")
 
-    for t, trick in enumerate(_field(rec, "tricks", "record")):
+    for t, trick in enumerate(_list(rec, "tricks", "record")):
         where = f"tricks[{t}]"
         if deal.phase == DONE:
             raise RecordError(f"{where}: the deal is already over")
         leader = _field(trick, "leader", where)
         if seats[deal.to_act] != leader:
-            raise RecordError(f"{where}: leader is player_{leader}, but player_{seats[deal.to_act]} is on lead")
+            raise RecordError(f"{where}: leader is {_player(leader)}, but player_{seats[deal.to_act]} is on lead")
         cards = _cards(_field(trick, "cards", where), f"{where}.cards")
         _discard(deal, discards, extra)
         for i, c in enumerate(cards):
@@ -223,7 +272,7 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
                 raise RecordError(f"{where}: trick has {len(cards)} cards, the table needs {deal.num_players}")
             actual = deal.tricks[t][2] if deal.tricks[t][2] is None else seats[deal.tricks[t][2]]
             if actual != winner:
-                raise RecordError(f"{where}: winner recorded as player_{winner}, the rules give player_{actual}")
+                raise RecordError(f"{where}: winner recorded as {_player(winner)}, the rules give {_player(actual)}")
     _discard(deal, discards, extra)
     if extra and deal.phase != DONE and extra[:2] == (seats[deal.to_act], deal.phase):
         _apply(deal, extra[2], "renege")
@@ -234,10 +283,14 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
         _apply(deal, MOON_SUBTRACT if choice == "subtract" else MOON_ADD, "moon_choice")
     scores = rec.get("scores")
     if scores is not None:
+        if not isinstance(scores, list):
+            raise RecordError(f"scores: must be a list or null, got {_kind(scores)}")
         if deal.scores is None:
             raise RecordError("scores: recorded, but the recorded tricks do not finish the deal")
-        if list(deal.scores) != list(scores):
-            raise RecordError(f"scores: recorded {list(scores)}, the rules give {list(deal.scores)}")
+        if list(deal.scores) != scores:
+            raise RecordError(f"scores: recorded {scores}, the rules give {list(deal.scores)}")
+    elif deal.scores is not None:
+        raise RecordError(f"scores: recorded as null, but the deal is finished with scores {list(deal.scores)}")
     return deal
 
 
@@ -246,10 +299,11 @@ def _extra_renege(rec: Mapping[str, Any]) -> tuple[int, str, int] | None:
     r = rec.get("renege")
     if not r:
         return None
+    card = _field(r, "card", "renege")
     try:
-        action = parse_action(_field(r, "card", "renege"))
-    except ValueError as e:
-        raise RecordError(f"renege: {e}") from None
+        action = parse_action(card)
+    except (ValueError, AttributeError) as e:
+        raise RecordError(f"renege: card {card!r}: {e}") from None
     if action < 52 and r.get("phase") in (PASS, "play"):
         return None
     return r.get("seat"), r.get("phase"), action
@@ -275,25 +329,68 @@ def _apply(deal: Deal, card: int, where: str) -> None:
 
 
 def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
-    """Replay every deal of a match record and check the totals; return the replayed deals
-    (``before_step`` as in :func:`replay_deal`)."""
+    """Replay every deal of a match record through a :class:`~bm_env.match.Match`; return the deals
+    (``before_step`` as in :func:`replay_deal`).
+
+    Each deal must be the one the match plays next: the match's rules, seats (a tie-break
+    deal seats only the tied players), dealer, pass direction (for a cycle), and the totals
+    and deal count before it. The match's totals and winners must be the recorded ones.
+    """
     if _field(rec, "format", "record") != MATCH_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {MATCH_FORMAT!r}")
-    deals = [replay_deal(d, before_step) for d in _field(rec, "deals", "record")]
-    rules = Rules.from_dict(rec["rules"])
-    totals = [0] * rules.num_players
-    counted = 0
-    ended = False  # the end rule fired: any deal after it is a tie-break among the tied players
-    for d in deals:
-        if d.scores is None or ended or len(d.seats) < rules.num_players:
-            continue  # an unfinished deal, or a tie-break deal: neither counts towards the totals
-        totals = [t + x for t, x in zip(totals, d.scores)]
-        if rules.exact_reset is not None:
-            hit, reset_to = rules.exact_reset
-            totals = [reset_to if t == hit else t for t in totals]
-        counted += 1
-        # Tie-break deals among *all* the tied players seat everyone: tell them apart by the end rule.
-        ended = rules.tie_break == "tied_players" and match_would_end(rules, totals, counted)
-    if totals != list(_field(rec, "totals", "record")):
-        raise RecordError(f"totals: recorded {rec['totals']}, the deals give {totals}")
+    rules = _rules(rec, "record")
+    first_dealer = _int(_field(rec, "first_dealer", "record"), "first_dealer")
+    if not 0 <= first_dealer < rules.num_players:
+        raise RecordError(f"first_dealer: {first_dealer} is not a seat in 0..{rules.num_players - 1}")
+    match = Match(rules, 0, first_dealer, deal_first=False)
+    records = _list(rec, "deals", "record")
+    deals = []
+    for i, drec in enumerate(records):
+        where = f"deals[{i}]"
+        if match.is_over:
+            raise RecordError(f"{where}: the match was over after {i} deal(s); no deal follows")
+        try:
+            deal = replay_deal(drec, before_step)
+        except RecordError as e:
+            raise RecordError(f"{where}: {e}") from None
+        _check_deal_in_match(match, deal, where)
+        deals.append(deal)
+        if deal.scores is None:
+            if i != len(records) - 1:
+                raise RecordError(f"{where}: unfinished, but deals follow it")
+            break
+        match.deal = deal
+        match.finish_deal()
+    totals = _list(rec, "totals", "record")
+    if totals != match.totals:
+        raise RecordError(f"totals: recorded {totals}, the deals give {match.totals}")
+    winners = _field(rec, "winners", "record")
+    actual = None if match.winners is None else list(match.winners)
+    if winners != actual:
+        shown = lambda w: "none (match not over)" if w is None else ", ".join(map(_player, w)) if isinstance(w, list) \
+            else _kind(w)  # noqa: E731
+        raise RecordError(f"winners: recorded {shown(winners)}, the deals give {shown(actual)}")
     return deals
+
+
+def _check_deal_in_match(match: Match, deal: Deal, where: str) -> None:
+    """A replayed deal must be the one ``match`` plays next, as the engine would have set it up."""
+    if deal.rules != match.rules:
+        mine, theirs = match.rules.to_dict(), deal.rules.to_dict()
+        diff = {k: (theirs[k], mine[k]) for k in mine if mine[k] != theirs[k]}
+        raise RecordError(f"{where}: its rules differ from the match's; differing options (deal, match): {diff}")
+    seats, dealer = match.next_deal_setup()
+    if tuple(deal.seats) != seats:
+        raise RecordError(f"{where}: seats {list(deal.seats)}, but the match seats {list(seats)} in this deal")
+    if deal.dealer != dealer:
+        raise RecordError(f"{where}: dealer player_{deal.seats[deal.dealer]}, but the deal moves to "
+                          f"player_{seats[dealer]}")
+    if match.rules.pass_order == "cycle":
+        direction = pass_direction_for(match.rules, match.deal_number, None)
+        if deal.pass_direction != direction:
+            raise RecordError(f"{where}: pass direction {deal.pass_direction!r}, but the cycle gives {direction!r}")
+    before = [match.totals[s] for s in seats]
+    if list(deal.totals_before) != before:
+        raise RecordError(f"{where}: totals_before {list(deal.totals_before)}, but the match totals were {before}")
+    if deal.deals_before != match.deals_played:
+        raise RecordError(f"{where}: deals_before {deal.deals_before}, but {match.deals_played} deal(s) had counted")

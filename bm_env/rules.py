@@ -114,6 +114,10 @@ TEAMS = ("none", "joint", "individual")
 MAX_PLAYERS_ONE_DECK = 7
 MAX_PLAYERS_TWO_DECKS = 10
 SCATTER = "scatter"
+#: What the int8 observation (bm_env/observation.py) can hold: a rule value in one cell
+#: (card values, the clean-trick bonus), points and totals in two cells (|v| at most 4095).
+CELL_RANGE = (-128, 127)
+NUMBER_LIMIT = 4095
 
 #: Named pass cycles of seed 003 (a ``pass_cycle`` may be given by one of these names).
 PASS_CYCLES: dict[str, tuple[str, ...]] = {
@@ -358,9 +362,18 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
-        """Inverse of :meth:`to_dict`; unknown keys are rejected."""
+        """Inverse of :meth:`to_dict`: every option must be there, and no other key.
+
+        A record or checkpoint holds all the options it was made with; one missing would
+        silently take today's default. A partial set of options is :func:`make_rules`' job.
+        """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be given as a mapping of option names to values, got {type(data).__name__}")
+        unknown = sorted(set(data) - set(OPTION_NAMES))
+        missing = [k for k in OPTION_NAMES if k not in data]
+        if missing and not unknown:
+            raise RulesError(f"rules are missing option(s) {missing}; a rules dict (Rules.to_dict()) holds every "
+                             "option; use make_rules(preset, **options) for a few")
         return _construct(dict(data))
 
 
@@ -510,18 +523,77 @@ def _validate(r: Rules) -> None:
         if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_CARDS:
             _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {c!r}")
 
-    if len(r.card_values) != NUM_CARDS or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.card_values):
+    if len(r.card_values) != NUM_CARDS:
         _fail(f"card_values must be 52 ints, one per card id; got {len(r.card_values)} values")
+    not_ints = [f"{card_str(c)}={x!r}" for c, x in enumerate(r.card_values)
+                if not isinstance(x, int) or isinstance(x, bool)]
+    if not_ints:
+        _fail(f"card_values must be whole numbers; got {', '.join(not_ints[:4])}")
     if r.first_lead.startswith("lowest_club") and not r.deck_mask() & 0x1FFF:
         _fail("first_lead lowest_club needs clubs in the deck")
     if r.match_deals < 1:
         _fail(f"match_deals={r.match_deals} must be at least 1")
     if r.exact_reset is not None:
-        if len(r.exact_reset) != 2 or not all(isinstance(x, int) for x in r.exact_reset):
+        if len(r.exact_reset) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.exact_reset):
             _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {r.exact_reset!r}")
     if r.moon != "off" and not any(v > 0 for v in r.card_values):
         _fail("a moon rule needs penalty cards (cards of positive value) to capture")
     _validate_extensions(r)
+    _validate_numbers(r)
+
+
+def _validate_numbers(r: Rules) -> None:
+    """Thresholds that can end a match, and every number the observation must hold."""
+    if r.match_end != "deals" and r.match_threshold <= 0:
+        _fail(f"match_threshold={r.match_threshold} must be positive: a {r.match_end} match ends when the highest "
+              "total reaches it, and totals start at 0")
+    if r.match_floor is not None and r.match_floor >= 0:
+        _fail(f"match_floor={r.match_floor} must be negative: someone at or below it ends the match, "
+              "and totals start at 0")
+    low, high = CELL_RANGE
+    bad = [f"{card_str(c)}={v}" for c, v in enumerate(r.card_values) if not low <= v <= high]
+    if bad:
+        _fail(f"card_values {', '.join(bad[:4])} outside {low}..{high}: the observation holds a card's value in "
+              "one int8 cell")
+    if not low <= r.clean_trick_bonus <= high:
+        _fail(f"clean_trick_bonus={r.clean_trick_bonus} is outside {low}..{high}: the observation holds it in one "
+              "int8 cell")
+    deal = max_deal_points(r)
+    limit = NUMBER_LIMIT
+    checks = [("match_deals", r.match_deals, r.match_deals)]
+    if r.match_end == "deals":
+        checks.append((f"{r.match_deals} deals of up to {deal} points", r.match_deals * deal, None))
+    else:
+        checks.append((f"match_threshold={r.match_threshold} plus a deal of up to {deal} points",
+                       r.match_threshold + deal, None))
+    if r.match_floor is not None:
+        checks.append((f"match_floor={r.match_floor} less a deal of up to {deal} points", r.match_floor - deal, None))
+    if r.sun_points is not None:
+        checks.append(("sun_points", r.sun_points, r.sun_points))
+    if r.exact_reset is not None:
+        checks += [("exact_reset", v, v) for v in r.exact_reset]
+    for what, total, given in checks:
+        if abs(total) > limit:
+            shown = f"{what}={given}" if given is not None else f"{what} make totals of {total}"
+            _fail(f"{shown}: the observation holds points and totals from -{limit} to {limit}")
+
+
+def max_deal_points(r: Rules) -> int:
+    """An upper bound on the points one player can score in one deal (for the ranges above).
+
+    Every valued card of both decks and every clean trick to one player, the moon (or sun)
+    moving the penalty total once more, charged cards doubled and the 10♣ multiplier at x4.
+    """
+    cards = sum(abs(v) for v in r.card_values) * r.decks
+    penalty = sum(v for v in r.card_values if v > 0) * r.decks
+    points = cards + abs(r.clean_trick_bonus) * NUM_CARDS * r.decks // r.num_players
+    if r.moon != "off":
+        points += max(penalty, r.sun_points or 0)
+    if r.charging:
+        points *= 2
+    if r.ten_clubs_multiplier:
+        points *= 4 if r.charging else 2
+    return points
 
 
 def _validate_extensions(r: Rules) -> None:

@@ -51,3 +51,10 @@ def test_bm_eval_refuses_a_bad_rules_override_in_a_config(tmp_path, capsys):
     path = _write(tmp_path, "agents: [random, random, random]\nrules: {moon: sometimes}\n")
     assert main(["--config", str(path)]) == 2
     assert "moon='sometimes' is not allowed" in capsys.readouterr().err
+
+
+def test_a_binary_file_is_not_a_config(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_bytes(b"\x00\xff\xfe")
+    with pytest.raises(ConfigError, match=r"c.yaml: not a text file \(a config is UTF-8 YAML\)$"):
+        load_config(EvalConfig, path)

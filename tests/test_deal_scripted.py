@@ -110,8 +110,8 @@ def test_follow_suit_and_the_illegal_action_error(kit):
     deal.step(parse_card("KS"))
     # P0 holds clubs, so must play one: the error names the player, the card and the legal cards.
     assert kit.names(deal.legal) == "3C 4C 5C 6C 7C 8C 9C AC"
-    with pytest.raises(IllegalActionError, match=r"^player_0 may not play 2D; legal: 3C 4C 5C 6C 7C 8C 9C AC$"):
-        deal.step(parse_card("2D"))
+    with pytest.raises(IllegalActionError, match=r"^player_0 may not play 3D: you must follow the suit led, clubs; legal: 3C 4C 5C 6C 7C 8C 9C AC$"):
+        deal.step(parse_card("3D"))
     # Nothing changed: the same player is still to act with the same choices.
     assert deal.to_act == 0 and len(deal.trick) == 2
     deal.step(parse_card("3C"))
@@ -120,7 +120,7 @@ def test_follow_suit_and_the_illegal_action_error(kit):
 
 def test_leading_an_unbroken_heart_is_rejected(kit):
     deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
-    with pytest.raises(IllegalActionError, match=r"player_0 may not play 2H; legal: 3C .* 7D$"):
+    with pytest.raises(IllegalActionError, match=r"player_0 may not play 2H: the first lead may not be a heart; legal: 3C .* 7D$"):
         deal.step(parse_card("2H"))
 
 
@@ -242,7 +242,7 @@ def test_dirty_lady_queen_may_not_be_passed_and_the_moon(kit):
     assert not deal.legal >> qs & 1
     assert deal.legal == deal.hands[2] & ~(1 << qs)
     assert deal.legal_mask()[qs] == 0
-    with pytest.raises(IllegalActionError, match=r"^player_2 may not pass QS; legal: "):
+    with pytest.raises(IllegalActionError, match=r"^player_2 may not pass QS: these rules do not let it be passed; legal: "):
         deal.step(qs)
     for c in ("AH", "KH", "AS"):
         deal.step(parse_card(c))

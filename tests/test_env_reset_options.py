@@ -78,9 +78,18 @@ def test_hands_that_do_not_make_the_deck_are_refused():
         raw_env().reset(seed=0, options={"hands": bad, "dealer": 0})
 
 
-def test_unknown_reset_options_warn_naming_the_known_ones():
-    with pytest.warns(UserWarning, match="hands"):
+def test_unknown_reset_options_are_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match=r"^unknown reset option\(s\) \['hand'\]; known options: \['hands', 'dealer', "):
         raw_env().reset(seed=0, options={"hand": 1})
+
+
+def test_a_card_twice_in_one_hand_is_named_as_a_duplicate():
+    hands = _hands()
+    given = [cards_of(h) for h in hands]
+    given[0] = given[0][:-1] + [given[0][0]]  # the first card twice, the last one missing
+    with pytest.raises(ValueError, match=rf"^options\['hands'\]\[0\] holds {card_str(given[0][0])} more than once; "
+                                         "with one deck a card is dealt once$"):
+        raw_env().reset(seed=0, options={"hands": given, "dealer": 0})
 
 
 def test_a_given_deal_keeps_its_pass_direction_across_episodes():

@@ -4,7 +4,8 @@ import io
 import json
 
 from bm_env.cards import card_pretty, card_str
-from bm_env.cli.play import Game, build_parser, main
+from bm_env.cli.play import Game, build_parser, main, suits_printable
+from bm_env.explain import why_illegal
 
 
 class Script:
@@ -50,18 +51,29 @@ def test_a_whole_deal_with_bad_input_re_asked():
     assert out.count("You put") == 3
 
 
-def test_illegal_card_is_refused_with_the_legal_cards():
+def test_illegal_card_is_refused_with_the_reason_and_the_legal_cards():
     script = Script([])
     out = io.StringIO()
-    game = Game(build_parser().parse_args(["--seed", "1"]), script, out)
+    game = Game(build_parser().parse_args(["--seed", "1", "--opponents", "random"]), script, out)
     script.game = game
-    game.env.reset(seed=1)
-    legal = set(game.env.information_state(game.me).legal)
-    held = set(game.env.information_state(game.me).hand)
-    not_mine = next(c for c in range(52) if c not in held and c not in legal and c != 0)
-    script.lines = [card_str(not_mine), "quit"]
+    env = game.env
+    env.reset(seed=1)
+    while True:  # on to a trick where player_0 holds a card it may not play
+        info = env.information_state(env.agent_selection)
+        if env.agent_selection == game.me and info.phase == "play" and set(info.hand) - set(info.legal):
+            break
+        env.step(info.legal[0])
+    info = env.information_state(game.me)
+    held_illegal = sorted(set(info.hand) - set(info.legal))[0]
+    not_mine = next(c for c in range(52) if c not in info.hand)
+    script.lines = [card_str(held_illegal), card_str(not_mine), "quit"]
     assert game.ask() is None
-    assert f"{card_pretty(not_mine)} is not legal now; legal:" in out.getvalue()
+    text = out.getvalue()
+    reason = why_illegal(env.match.deal, held_illegal, card_pretty)
+    assert reason.startswith(("you must follow the suit led", "hearts are not broken", "the first lead may not"))
+    legal = ", ".join(card_pretty(c) for c in info.legal)
+    assert f"{card_pretty(held_illegal)} is not legal now: {reason}. Legal: {legal}" in text
+    assert f"{card_pretty(not_mine)} is not legal now: it is not in your hand. Legal: {legal}" in text
 
 
 def test_quit_and_end_of_input_abandon_cleanly(tmp_path):
@@ -92,3 +104,61 @@ def test_bad_command_line_is_refused(capsys):
     assert main(["--seat", "7"], io.StringIO(""), io.StringIO()) == 2
     assert main(["--opponents", "genius"], io.StringIO(""), io.StringIO()) == 2
     assert "unknown agent" in capsys.readouterr().err
+
+
+def test_the_goal_is_stated_and_points_are_counted_in_words():
+    rc, out = run(["--seed", "3"], Script([]))
+    assert "One deal; the lowest score wins." in out
+    assert "(1 points)" not in out and "(0 points)" in out
+    assert "The deal is over." not in out and out.count("End of the deal.") == 1
+    rc, out = run(["--rules", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
+    assert "Match: until someone reaches 50 points or falls to -50; the highest total wins." in out
+    rc, out = run(["--match", "--seed", "1"], Script([], stop_after=0))
+    assert "Match: 9 deals; the lowest total wins." in out
+
+
+def test_a_forced_card_is_played_for_you_unless_switched_off():
+    rc, out = run(["--seed", "3"], Script([]))
+    assert "is legal: played for you." in out  # the last trick at least is forced
+    rc, out = run(["--seed", "3", "--no-auto-forced"], Script([]))
+    assert "played for you" not in out
+
+
+def test_watching_agents_play_with_every_hand_shown():
+    rc, out = run(["--watch", "--delay", "0", "--reveal", "--seed", "4"], Script([]))
+    assert rc == 0
+    assert "Watching heuristic in every seat." in out and "New deal, dealer player_" in out
+    assert "player_0: ♠" in out and "(you)" not in out
+    assert out.count("wins the trick") == 17 and "puts" in out
+
+
+def test_ascii_terminals_get_suit_letters(capsys):
+    ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    assert not suits_printable(ascii_out) and suits_printable(io.StringIO())
+    rc, out = run(["--seed", "3", "--ascii"], Script([], forms=("ascii",)))
+    assert rc == 0 and not any(sym in out for sym in "♣♦♥♠")
+    assert "Your hand (player_0): S " in out
+    assert main(["--seed", "3", "--no-auto-forced"], io.StringIO("quit\n"), ascii_out) == 0
+    ascii_out.seek(0)
+    assert "H " in ascii_out.buffer.getvalue().decode("ascii")
+
+
+def test_numbers_and_the_record_path_are_checked_before_the_game(capsys, tmp_path):
+    import pytest
+
+    for argv, message in [(["--seed", "-5"], "argument --seed: must be a whole number of at least 0, got '-5'"),
+                          (["--players", "0"], "argument --players: must be a whole number of at least 1"),
+                          (["--record", str(tmp_path)], "is a directory; give a file name"),
+                          (["--record", "/proc/nowhere/game.json"], "cannot write /proc/nowhere/game.json"),
+                          (["--delay", "-1"], "argument --delay: must be a number of at least 0"),
+                          (["--reveal"], "--reveal goes with --watch (agents play every seat)"),
+                          (["--delay", "0"], "--delay goes with --watch"),
+                          (["--watch", "--seat", "1"], "--seat is your seat; with --watch agents play every seat")]:
+        with pytest.raises(SystemExit) as e:
+            main(argv, io.StringIO(""), io.StringIO())
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    with pytest.raises(SystemExit) as e:
+        main(["--version"], io.StringIO(""), io.StringIO())
+    assert e.value.code == 0 and "bm-play (black-maria) 0.1.0" in capsys.readouterr().out

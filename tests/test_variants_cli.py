@@ -41,6 +41,9 @@ def test_turbo_hearts_charges_are_typed_and_announced():
     assert "ends charging." in out
     assert any(x.startswith("charge ") for x in t.typed) or "end charging" in t.typed
     assert "Your turn to charge; legal:" in out
+    # Charges name their card with a suit symbol like every other card on the screen.
+    assert "legal: charge " in out and not any(f"charge {c}" in out for c in ("AH", "QS", "JD", "TC"))
+    assert any(f"charge {c}" in out for c in ("A♥", "Q♠", "J♦", "10♣"))
 
 
 def test_cancellation_deal_at_the_terminal():

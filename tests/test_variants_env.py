@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
 
+from api_probe import run_api_test
 from bm_env.agents.heuristic import HeuristicAgent
 from bm_env.agents.random_agent import RandomAgent
 from bm_env.black_maria_v0 import env as make_env
@@ -64,7 +64,7 @@ def test_a_deal_through_the_env_with_both_agents(cfg):
 @pytest.mark.parametrize("cfg", [CONFIGS[0], CONFIGS[2], CONFIGS[7]], ids=[IDS[0], IDS[2], IDS[7]])
 def test_pettingzoo_api(cfg):
     preset, n, kw = cfg
-    api_test(make_env(rules=preset, num_players=n, **kw), num_cycles=300)
+    run_api_test(make_env(rules=preset, num_players=n, **kw), num_cycles=300)
 
 
 def test_two_deck_hands_can_be_given_at_reset():

@@ -44,7 +44,7 @@ def test_charging_comes_after_the_pass_and_offers_only_cards_held():
     assert legal_text(deal) == ["end charging"]  # a card is charged once
     play(deal, "end charging")
     assert deal.to_act == 1 and legal_text(deal) == ["charge QS", "charge JD", "end charging"]
-    with pytest.raises(IllegalActionError, match="player_1 may not choose charge AH; legal: charge QS, charge JD, end"):
+    with pytest.raises(IllegalActionError, match="player_1 may not choose charge AH: it is not in your hand; legal: charge QS, charge JD, end"):
         deal.step(CHARGE_AH)
     play(deal, "charge QS, end charging, charge AH, end charging, end charging")
     assert deal.phase == PLAY and deal.to_act == 0  # 2C leads

@@ -251,8 +251,9 @@ def test_bad_given_deals_are_refused():
 
 
 def test_unsupported_options_are_refused_at_construction():
-    with pytest.raises(UnsupportedRulesError, match="card_values must fit the int8 observation"):
-        VectorEngine(make_rules("black_maria", card_values={"QS": 200}), 4)
+    heavy = make_rules("black_maria", card_values=[40] * 52, match_end="threshold_reached", match_threshold=1)
+    with pytest.raises(UnsupportedRulesError, match="deal scores of these card values could reach 4080"):
+        VectorEngine(heavy, 4)
 
     @dataclasses.dataclass(frozen=True)
     class TurboRules(Rules):

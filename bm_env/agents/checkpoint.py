@@ -5,19 +5,19 @@ opening a file never runs code): the format name and version, the network's arch
 and weights, the rules (``Rules.to_dict()``), the observation layout version and size, the
 training step and optionally the resolved training config. :func:`load_checkpoint`
 refuses a file made for other rules or another observation layout, or a damaged one, with
-a message that says which. Files are written atomically (temp file, then ``os.replace``).
+a message that says which. Files are written atomically (:func:`bm_env.files.write_atomic`).
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any, Sequence
 
 import torch
 from torch import nn
 
 from .. import observation
+from ..files import write_atomic
 from ..rules import Rules, RulesError
 
 FORMAT = "black-maria-policy"
@@ -73,29 +73,24 @@ def save_checkpoint(path: str | os.PathLike, net: PolicyNet, rules: Rules, step:
         "step": int(step),
         "config": config,
     }
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".pt")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(data, f)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, lambda f: torch.save(data, f), binary=True)
 
 
 def load_checkpoint(path: str | os.PathLike, rules: Rules | None = None) -> tuple[PolicyNet, dict[str, Any]]:
     """The network and the checkpoint's metadata; refused if made for other rules or layout."""
     path = os.fspath(path)
+    if os.path.isdir(path):
+        raise CheckpointError(f"checkpoint {path!r} is a directory; give the checkpoint file (a .pt file) in it")
     if not os.path.isfile(path):
         raise CheckpointError(f"checkpoint {path!r} does not exist")
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises many kinds for a truncated or foreign file
-        raise CheckpointError(f"checkpoint {path!r} is damaged or not a checkpoint ({type(e).__name__}: {e})") from None
+        # Not torch's message: it advises weights_only=False, which would run code from an untrusted file.
+        raise CheckpointError(
+            f"checkpoint {path!r} is damaged or not a {FORMAT} checkpoint ({type(e).__name__}); "
+            "checkpoints hold plain data only and are never loaded as pickled code"
+        ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{path!r} is not a {FORMAT} checkpoint")
     if data.get("format_version") != FORMAT_VERSION:

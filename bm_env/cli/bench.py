@@ -22,16 +22,18 @@ import time
 import traceback
 
 from ..bench import SECTIONS, section
+from .args import Parser, add_version, output_file
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bm-bench", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(prog="bm-bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="short runs: all sections in under a minute")
     p.add_argument("--only", action="append", default=[], metavar="SECTION[,SECTION]",
                    help=f"run only these sections (repeatable): {', '.join(s.name for s in SECTIONS)}")
-    p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    p.add_argument("--json", metavar="PATH", type=output_file,
+                   help="also write the results as JSON to PATH (checked for writing before the timings start)")
     p.add_argument("--list", action="store_true", help="list the sections and exit")
+    add_version(p)
     return p
 
 

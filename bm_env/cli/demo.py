@@ -8,17 +8,18 @@ person watching, not an observation any agent receives.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import numpy as np
 
-from ..agents import make_agent
+from ..agents import AgentSpecError, make_agent
+from ..agents.checkpoint import CheckpointError
 from ..cards import card_pretty, cards_of, format_hand
 from ..evaluation import league
 from ..evaluation.play import agent_action
 from ..match import Match
 from ..rules import PRESETS, RulesError, make_rules
+from .args import Parser, add_version, non_negative_int, positive_int
 
 
 def play_demo_deal(rules, agent_specs: list[str], seed: int, out=None) -> tuple[int, ...]:
@@ -54,18 +55,21 @@ def play_demo_deal(rules, agent_specs: list[str], seed: int, out=None) -> tuple[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bm-demo", description=__doc__.splitlines()[0])
+    parser = Parser(prog="bm-demo", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="black_maria", help=f"one of {', '.join(PRESETS)}")
-    parser.add_argument("--players", type=int, default=None, help="player count (default: the preset's)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--boards", type=int, default=12,
+    parser.add_argument("--players", type=positive_int, default=None, help="player count (default: the preset's)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the deal, the boards and the agents")
+    parser.add_argument("--boards", type=non_negative_int, default=12,
                         help="boards per seating in the tournament (0: skip it)")
     parser.add_argument("--agents", nargs="+", default=["random", "heuristic", "pimc:worlds=8"],
                         help="agent specs of the tournament (see bm-eval)")
+    add_version(parser)
     args = parser.parse_args(argv)
     try:
         rules = make_rules(args.preset, args.players)
-    except RulesError as e:
+        for spec in args.agents:  # a bad spec is refused before the demo deal, not after it
+            make_agent(spec, rules=rules, seed=args.seed)
+    except (RulesError, AgentSpecError, CheckpointError) as e:
         parser.error(str(e))
     n = rules.num_players
     specs = ["heuristic"] + ["random"] * (n - 1)

@@ -33,6 +33,7 @@ from ..agents import AgentSpecError
 from ..agents.checkpoint import CheckpointError
 from ..config import ConfigError, load_config
 from ..rules import PRESETS, RulesError, make_rules
+from .args import Parser, add_version, non_negative_int, output_dir, positive_int, recheck
 
 
 @dataclass
@@ -64,27 +65,33 @@ def _override(text: str) -> tuple[str, object]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bm-eval", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(prog="bm-eval", description=__doc__.split("\n\n")[0])
     p.add_argument("--config", default=None, metavar="FILE", help="YAML file with these settings (see configs/)")
     p.add_argument("--preset", default="black_maria", help=f"rules preset; one of {', '.join(PRESETS)}")
-    p.add_argument("--players", type=int, default=None, help="player count (default: the preset's)")
+    p.add_argument("--players", type=positive_int, default=None, help="player count (default: the preset's)")
     p.add_argument("--rule", type=_override, action="append", default=[], metavar="OPTION=VALUE",
                    help="override a rules option (repeatable), e.g. --rule moon=shooter_minus")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--agents", nargs="+", metavar="SPEC", help="one agent spec per seat, e.g. heuristic random random")
     who.add_argument("--league", nargs="+", metavar="SPEC", help="a pool of agent specs to rate against each other")
-    p.add_argument("--boards", type=int, default=200, help="boards to play (each at every rotation); default 200")
-    p.add_argument("--seed", type=int, default=0, help="seed of the board set; default 0")
-    p.add_argument("--matches", type=int, default=0, help="also play this many whole matches per rotation")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--out", default=None, help="folder for evaluation.md/.json/.png")
+    p.add_argument("--boards", type=positive_int, default=200, help="boards to play (each at every rotation); default 200")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the board set; default 0")
+    p.add_argument("--matches", type=non_negative_int, default=0, help="also play this many whole matches per rotation")
+    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--out", type=output_dir, default=None,
+                   help="folder for evaluation.md/.json/.png (checked for writing before the evaluation starts)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--record-games", default=None, metavar="DIR",
                    help="record the games of the boards with the largest swings (JSON and HTML replay) here")
-    p.add_argument("--record-max", type=int, default=6, metavar="N",
+    p.add_argument("--record-max", type=positive_int, default=6, metavar="N",
                    help="record at most N games with --record-games (a board's rotations in turn); default 6")
+    add_version(p)
     return p
+
+
+#: Settings a config file may give, checked as their command-line options are.
+CHECKS = {"players": positive_int, "boards": positive_int, "seed": non_negative_int, "matches": non_negative_int,
+          "workers": positive_int, "out": output_dir, "record_max": positive_int}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         if not given_agents and not given_league:
             args.agents, args.league = config.agents, config.league
         overrides = {**config.rules, **dict(args.rule)}
+        recheck(parser, args, CHECKS)
     if not args.agents and not args.league:
         print("bm-eval: give --agents (one spec per seat) or --league (a pool), on the command line or in --config",
               file=sys.stderr)
@@ -114,8 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.record_games and not args.agents:
         print("bm-eval: --record-games records the games of an --agents seating; a --league has none", file=sys.stderr)
         return 2
-    if args.record_max < 1:
-        print(f"bm-eval: --record-max must be at least 1, got {args.record_max}", file=sys.stderr)
+    if args.league and len(set(args.league)) < 2:
+        print(f"bm-eval: --league needs at least two different agent specs to compare, got {args.league}",
+              file=sys.stderr)
         return 2
     try:
         rules = make_rules(args.preset, args.players, **overrides)

@@ -5,8 +5,11 @@ hand sorted by suit, the legal cards, the trick as it forms, who won it, the sco
 Cards are typed as ``qs``, ``Q♠``, ``10h`` ...; anything unreadable or illegal is refused
 with the reason and asked again. Commands: ``help``, ``hand``, ``save [PATH]`` (write the
 game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs
-(``heuristic`` by default; see :func:`bm_env.agents.make_agent`). The game record
-(``--record``, ``save``) carries the opponents' thoughts where they give them (policy,
+(``heuristic`` by default; see :func:`bm_env.agents.make_agent`). A card that is the only
+legal one is played for you unless ``--no-auto-forced``. ``--watch`` lets agents play
+every seat, ``--delay`` seconds apart, showing every hand with ``--reveal``. A terminal
+that cannot print the suit symbols gets letters (``Q S``), as does ``--ascii``. The game
+record (``--record``, ``save``) carries the agents' thoughts where they give them (policy,
 pimc), for ``bm-replay`` to show.
 """
 
@@ -14,17 +17,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TextIO
 
 from ..agents import AgentSpecError, make_agent
+from ..agents.checkpoint import CheckpointError
 from ..actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON, parse_action
-from ..cards import ACCEPTED_FORMS, card_pretty
+from ..cards import ACCEPTED_FORMS, SUIT_LETTERS, SUIT_SYMBOLS, card_pretty, format_hand
 from ..deal import CHARGE, DISCARD, MOON, PASS
 from ..env.aec import BlackMariaEnv
 from ..env.render import actions_text, cards_text, seat_name
+from ..explain import why_illegal
 from ..record import write_record
-from ..rules import PRESETS, RulesError
+from ..rules import PRESETS, Rules, RulesError
 from ..thoughts import ThoughtLog
+from .args import Parser, add_version, non_negative_float, non_negative_int, output_file, positive_int
+
+#: Suit symbols as letters, for a terminal that cannot print them.
+TO_LETTERS = str.maketrans({sym: letter for sym, letter in zip(SUIT_SYMBOLS + "♧♢♡♤", SUIT_LETTERS * 2)})
 
 HELP = (
     "Type a card to play or pass it: " + ACCEPTED_FORMS + ".\n"
@@ -35,15 +45,55 @@ HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bm-play", description="Play Black Maria (or any Hearts-family preset) against agents.")
+    p = Parser(prog="bm-play", description="Play Black Maria (or any Hearts-family preset) against agents.")
     p.add_argument("--rules", default="black_maria", help=f"preset, one of: {', '.join(PRESETS)}")
-    p.add_argument("--players", type=int, default=None, help="player count (the preset's default otherwise)")
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
+    p.add_argument("--players", type=positive_int, default=None, help="player count (the preset's default otherwise)")
+    p.add_argument("--seat", type=non_negative_int, default=None, help="your seat, 0..players-1 (default 0)")
     p.add_argument("--match", action="store_true", help="play a whole match instead of one deal")
     p.add_argument("--opponents", default="heuristic", help="agent spec for the other seats (default heuristic)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the deal(s) and the agents")
-    p.add_argument("--record", default=None, help="write the game record to this JSON file at the end")
+    p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal(s) and the agents")
+    p.add_argument("--record", type=output_file, default=None,
+                   help="write the game record to this JSON file at the end (checked for writing before the game)")
+    p.add_argument("--auto-forced", action=argparse.BooleanOptionalAction, default=True,
+                   help="play a card for you when it is the only legal one (default: on)")
+    p.add_argument("--watch", action="store_true", help="agents (--opponents) play every seat; you watch")
+    p.add_argument("--delay", type=non_negative_float, default=None,
+                   help="seconds between moves with --watch (default 1)")
+    p.add_argument("--reveal", action="store_true", help="with --watch, show every hand")
+    p.add_argument("--ascii", action="store_true", help="suits as letters C D H S instead of symbols")
+    add_version(p)
     return p
+
+
+def match_goal(rules: Rules, whole_match: bool) -> str:
+    """What the game is played to, and which totals win, in one sentence."""
+    best = "lowest" if rules.lower_wins else "highest"
+    if not whole_match:
+        return f"One deal; the {best} score wins."
+    if rules.match_end == "deals":
+        end = f"{rules.match_deals} deals"
+    else:
+        reach = "reaches" if rules.match_end == "threshold_reached" else "passes"
+        end = f"until someone {reach} {rules.match_threshold} points"
+        if rules.match_floor is not None:
+            end += f" or falls to {rules.match_floor}"
+    return f"Match: {end}; the {best} total wins."
+
+
+def points_text(points: int) -> str:
+    return f"{points} point" + ("" if abs(points) == 1 else "s")
+
+
+def suits_printable(stream: TextIO) -> bool:
+    """Whether ``stream`` can print the suit symbols (an ASCII-only terminal cannot)."""
+    encoding = getattr(stream, "encoding", None)
+    if encoding is None:
+        return True  # an in-memory text stream
+    try:
+        SUIT_SYMBOLS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 class Game:
@@ -56,25 +106,39 @@ class Game:
         self.env = BlackMariaEnv(rules=args.rules, num_players=args.players,
                                  episode="match" if args.match else "deal")
         n = self.env.rules.num_players
-        if not 0 <= args.seat < n:
-            raise ValueError(f"--seat must be a seat in 0..{n - 1}, got {args.seat}")
-        self.seat = args.seat
-        self.me = f"player_{args.seat}"
+        seat = 0 if args.seat is None else args.seat
+        if not 0 <= seat < n:
+            raise ValueError(f"--seat must be a seat in 0..{n - 1}, got {seat}")
+        self.watching = args.watch
+        self.delay = 1.0 if args.delay is None else args.delay
+        self.seat = None if args.watch else seat
+        self.me = None if args.watch else f"player_{seat}"
         base = args.seed if args.seed is not None else 0
         self.agents = {s: make_agent(args.opponents, rules=self.env.rules, seed=base + 1 + s)
-                       for s in range(n) if s != args.seat}
-        self.thoughts = ThoughtLog()  # the opponents' explanations, for the record (bm-replay shows them)
+                       for s in range(n) if s != self.seat}
+        self.thoughts = ThoughtLog()  # the agents' explanations, for the record (bm-replay shows them)
+        self.letters = args.ascii or not suits_printable(stdout)
 
     def say(self, text: str) -> None:
-        print(text, file=self.out)
+        print(text.translate(TO_LETTERS) if self.letters else text, file=self.out)
 
     def run(self) -> int:
         env = self.env
         env.reset(seed=self.args.seed)
-        self.say(f"You are {self.me}. Opponents: {self.args.opponents}. Type 'help' for help.")
-        while not env.terminations[self.me]:
+        if self.watching:
+            self.say(f"Watching {self.args.opponents} in every seat. Ctrl-C stops.")
+        else:
+            self.say(f"You are {self.me}. Opponents: {self.args.opponents}. Type 'help' for help.")
+        self.say(match_goal(env.rules, self.args.match))
+        shown = None
+        while not env.terminations[env.agent_selection]:
             agent = env.agent_selection
             deal = env.match.deal
+            if self.watching and self.args.reveal and deal is not shown:
+                shown = deal
+                self.say(f"New deal, dealer {seat_name(deal.seats[deal.dealer])}. Every hand:")
+                for pos, s in enumerate(deal.seats):
+                    self.say(f"  {seat_name(s)}: {format_hand(deal.hand_cards(pos))}")
             if agent == self.me:
                 action = self.ask()
                 if action is None:
@@ -89,12 +153,19 @@ class Game:
             phase, tricks, kitty_taker = deal.phase, len(deal.tricks), deal.kitty_taker
             env.step(action)
             self.narrate(agent, action, deal, phase, tricks, kitty_taker)
-        self.say(self.final_text())
+            if self.watching and self.delay:
+                time.sleep(self.delay)
+        if self.args.match:
+            self.say(self.final_text())
         self.save_at_end()
         return 0
 
     def ask(self) -> int | None:
         """Read commands until a legal card is typed; None on quit or end of input."""
+        legal = self.env.information_state(self.me).legal
+        if self.args.auto_forced and len(legal) == 1:
+            self.say(f"Only {actions_text(legal)} is legal: played for you.")
+            return legal[0]
         self.say("")
         self.say(self.env.render_text(self.seat))
         while True:
@@ -124,9 +195,9 @@ class Game:
             except ValueError:
                 self.say(f"Cannot read {text!r} as a card or command. {HELP}")
                 continue
-            legal = self.env.information_state(self.me).legal
             if action not in legal:
-                self.say(f"{actions_text([action])} is not legal now; legal: {actions_text(legal)}")
+                reason = why_illegal(self.env.match.deal, action, card_pretty)
+                self.say(f"{actions_text([action])} is not legal now: {reason}. Legal: {actions_text(legal)}")
                 continue
             return action
 
@@ -139,7 +210,9 @@ class Game:
                 self.say(f"{who} passes on, unseen, the cards passed to them.")
             elif mine:
                 self.say(f"You put {card_pretty(action)} aside to pass.")
-            if deal.phase != PASS and self.seat in deal.seats:
+            elif self.watching and self.args.reveal:
+                self.say(f"{who} puts {card_pretty(action)} aside to pass.")
+            if deal.phase != PASS and self.seat is not None and self.seat in deal.seats:
                 pos = deal.seats.index(self.seat)
                 self.say(f"Every player has passed. You received: {cards_text(deal.received_cards[pos])}")
         elif phase == CHARGE:
@@ -158,9 +231,9 @@ class Game:
             _, cards, winner_pos = deal.tricks[-1]
             points = sum(deal.values[c] for c in cards)
             if winner_pos is None:
-                self.say(f"-> identical cards cancel: nobody wins; the trick stays on the table ({points} points)")
+                self.say(f"-> identical cards cancel: nobody wins; the trick stays on the table ({points_text(points)})")
             else:
-                self.say(f"-> {seat_name(deal.seats[winner_pos], self.seat)} wins the trick ({points} points)")
+                self.say(f"-> {seat_name(deal.seats[winner_pos], self.seat)} wins the trick ({points_text(points)})")
             if kitty_taker is None and deal.kitty_taker is not None:
                 self.say(f"-> {seat_name(deal.seats[deal.kitty_taker], self.seat)} takes the kitty")
         if deal.is_over:
@@ -171,15 +244,13 @@ class Game:
         if deal.renege is not None:
             head = f"Renege by {seat_name(deal.seats[deal.renege[0]], self.seat)}: the deal ends."
         else:
-            head = "The deal is over."
+            head = "End of the deal."
         scores = " | ".join(f"{seat_name(s, self.seat)} {x}" for s, x in zip(deal.seats, deal.scores))
         totals = " | ".join(f"{seat_name(s, self.seat)} {t}" for s, t in enumerate(match.totals))
         return f"{head}\nDeal scores: {scores}\nMatch totals after {match.deals_played} deal(s): {totals}"
 
     def final_text(self) -> str:
         match = self.env.match
-        if not self.args.match:
-            return "End of the deal."
         names = ", ".join(seat_name(s, self.seat) for s in match.winners)
         return f"The match is over. Winner(s): {names}"
 
@@ -200,11 +271,19 @@ class Game:
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.watch:
+        alone = [name for name, value in (("--delay", args.delay), ("--reveal", args.reveal or None)) if value is not None]
+        if alone:
+            verb = "go" if len(alone) > 1 else "goes"
+            parser.error(f"{' and '.join(alone)} {verb} with --watch (agents play every seat)")
+    elif args.seat is not None:
+        parser.error("--seat is your seat; with --watch agents play every seat")
     out = stdout or sys.stdout
     try:
         game = Game(args, stdin or sys.stdin, out)
-    except (RulesError, AgentSpecError, ValueError) as e:
+    except (RulesError, AgentSpecError, CheckpointError, ValueError) as e:
         print(f"bm-play: {e}", file=sys.stderr)
         return 2
     try:

@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of, parse_card
+from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, card_str, mask_of, parse_card
 from ..deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
@@ -89,11 +89,18 @@ def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
         hand = hand.split()
     try:
         ids = [parse_card(c) if isinstance(c, str) else int(c) for c in hand]
-        return ids if decks > 1 else mask_of(ids)
+        mask = mask_of(ids)
     except (TypeError, ValueError) as e:
         raise ValueError(
             f"options['hands'][{seat}] must be a bit mask, card ids or card strings such as ['QS', '10h']: {e}"
         ) from None
+    if decks > 1:
+        return ids
+    if mask.bit_count() != len(ids):
+        twice = sorted({c for c in ids if ids.count(c) > 1})
+        raise ValueError(f"options['hands'][{seat}] holds {' '.join(card_str(c) for c in twice)} more than once; "
+                         "with one deck a card is dealt once")
+    return mask
 
 
 class BlackMariaEnv(AECEnv):
@@ -183,13 +190,15 @@ class BlackMariaEnv(AECEnv):
         given hands and dealer ``rotate`` seats to the left (clockwise), so the same deal can be
         replayed with every seat in every chair (duplicate evaluation). Given hands pass in
         the direction of a match's first deal unless ``pass_direction`` says otherwise; ``kitty``: the
-        cards left over, with given hands, where the rules have a kitty. Unknown keys are
-        ignored with a warning (PettingZoo's api_test passes an arbitrary option).
+        cards left over, with given hands, where the rules have a kitty. An unknown key is
+        refused (a misspelt ``"hand"`` would otherwise deal at random unnoticed).
         """
         hands = dealer = direction = None
         kitty: tuple[int, ...] = ()
         if options:  # refuse bad options before changing anything
             hands, dealer, direction, kitty = self._deal_options(dict(options))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed must be a whole number of at least 0, or None; got {seed!r}")
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self._episodes = 0
@@ -221,9 +230,9 @@ class BlackMariaEnv(AECEnv):
 
     def _deal_options(self, options: dict[str, Any]):
         """``(hands, dealer, direction, kitty)`` read from reset's options, or ValueError."""
-        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
+        unknown = sorted(map(str, (k for k in options if k not in RESET_OPTIONS)))
         if unknown:
-            warnings.warn(f"reset options {unknown} are ignored; known options: {list(RESET_OPTIONS)}", stacklevel=3)
+            raise ValueError(f"unknown reset option(s) {unknown}; known options: {list(RESET_OPTIONS)}")
         n = self.rules.num_players
         rotate = options.get("rotate", 0)
         if isinstance(rotate, bool) or not isinstance(rotate, (int, np.integer)):
@@ -332,11 +341,27 @@ class BlackMariaEnv(AECEnv):
 
     def last(self, observe: bool = True):
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+        try:
+            reward = self._cumulative_rewards[agent]
+        except KeyError:
+            raise RuntimeError(
+                "the episode is over and every agent has stepped None and left it, so there is no agent to "
+                "report on; call reset() to start the next episode"
+            ) from None
+        return (self.observe(agent) if observe else None, reward,
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
+    def _seat(self, agent: str) -> int:
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
+        try:  # inline rather than self._seat(agent): observe() runs at every decision
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            seat = self._seat(agent)  # raises, naming the agents
         deal = self._deal
         if not self._plain:
             row = self._encoded(seat)
@@ -357,7 +382,7 @@ class BlackMariaEnv(AECEnv):
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""
-        return information_state(self._deal, self._seat_of[agent], self.match.totals, self.match.deals_played)
+        return information_state(self._deal, self._seat(agent), self.match.totals, self.match.deals_played)
 
     def state(self) -> np.ndarray:
         """Perfect-information global state for centralised critics; never part of :meth:`observe`.

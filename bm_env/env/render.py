@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..actions import action_str
+from ..actions import CHARGE_CARD, action_str
 from ..cards import NUM_CARDS, SUIT_SYMBOLS, card_pretty, format_hand
 from ..infostate import InfoState
 
@@ -22,9 +22,18 @@ def cards_text(cards: Sequence[int]) -> str:
     return " ".join(card_pretty(c) for c in cards) if cards else "-"
 
 
+def action_pretty(action: int) -> str:
+    """A card as ``Q♠``, an extra decision by name, its card with a suit symbol (``charge Q♠``)."""
+    if action < NUM_CARDS:
+        return card_pretty(action)
+    if action in CHARGE_CARD:
+        return f"charge {card_pretty(CHARGE_CARD[action])}"
+    return action_str(action)
+
+
 def actions_text(actions: Sequence[int]) -> str:
-    """Legal actions: cards as ``Q♠``, extra decisions by name (``charge QS``, ``end charging``)."""
-    return ", ".join(card_pretty(a) if a < NUM_CARDS else action_str(a) for a in actions) if actions else "-"
+    """Legal actions: cards as ``Q♠``, extra decisions by name (``charge Q♠``, ``end charging``)."""
+    return ", ".join(action_pretty(a) for a in actions) if actions else "-"
 
 
 _VERBS = {"pass": "pass", "play": "play", "charge": "charge", "discard": "discard", "moon": "choose the moon scoring"}

@@ -3,7 +3,8 @@
 The engine reads every option of :class:`~bm_env.rules.Rules` that shapes a single deal.
 Options it has no code for must never be played silently wrong: a field added to
 ``Rules`` later (a new variant) is refused unless it still has its default value, and
-values the int8 observation or the int16 score arrays cannot hold are refused too.
+deal scores the int16 score arrays cannot hold are refused too (the rules object itself
+refuses values the int8 observation cannot hold).
 """
 
 from __future__ import annotations
@@ -46,13 +47,6 @@ def check_supported(rules: Rules) -> None:
     if rules.num_actions != 52:
         raise UnsupportedRulesError(
             f"the vector engine plays card actions only (52), these rules have {rules.num_actions} actions"
-        )
-    bad = [v for v in rules.card_values if not -128 <= v <= 127]
-    if bad:
-        raise UnsupportedRulesError(f"card_values must fit the int8 observation (-128..127); got {bad[:3]}")
-    if not -128 <= rules.clean_trick_bonus <= 127:
-        raise UnsupportedRulesError(
-            f"clean_trick_bonus={rules.clean_trick_bonus} must fit the int8 observation (-128..127)"
         )
     deck = rules.deck_mask()
     cards = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1)

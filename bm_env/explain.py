@@ -1,0 +1,87 @@
+"""Why an action is not legal now: the rule that forbids it, in words.
+
+The engine computes legal actions as one mask (:class:`~bm_env.deal.Deal`); a person who
+typed a card, or a programmer reading an :class:`~bm_env.deal.IllegalActionError`, needs
+to know which rule took that card out. :func:`why_illegal` goes through the rules in the
+order the engine applies them and names the first one the action breaks. Kept apart from
+the engine so that the hot path stays a few mask operations.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE, PASS_ON
+from .cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, SUIT_NAMES, card_str
+
+_HEARTS = SUIT_MASKS[HEARTS]
+_CLUBS = SUIT_MASKS[0]
+
+
+def why_illegal(deal, action: int, name: Callable[[int], str] = card_str) -> str:
+    """The reason ``action`` is not legal for the player to act in ``deal`` (``name`` writes a card).
+
+    Meant for an action outside ``deal.legal``; the phrase fits after "may not play X: ".
+    """
+    if deal.phase == "done":
+        return "the deal is over"
+    p = deal.to_act
+    hand = deal.hands[p] | (deal.hands2[p] if deal.two_decks else 0)
+    if deal.phase == "charge":
+        if action == CHARGE_DONE or action not in CHARGE_CARD:
+            chargeable = " ".join(name(c) for c in CARD_CHARGE)
+            return f"only charging a card you hold of {chargeable}, or ending charging, is a decision now"
+        c = CHARGE_CARD[action]
+        if deal.charged[p] >> c & 1:
+            return "it is charged already"
+        return "it is not in your hand"
+    if deal.phase == "moon":
+        return "the moon shooter chooses to subtract or to add to the others"
+    if action == PASS_ON:
+        if deal.phase == "pass" and deal.can_pass_on:
+            return "passing on is only possible before picking any card to pass"
+        return "passing on, unseen, is not a decision now"
+    if not 0 <= action < NUM_CARDS:
+        return f"it is not a decision of the {deal.phase} phase; give a card"
+    if not hand >> action & 1:
+        if deal.phase == "pass" and action in deal.pass_picks[p]:
+            return "it is already picked to pass"
+        return "it is not in your hand"
+    if deal.phase == "pass":
+        if deal.no_pass_mask >> action & 1:
+            return "these rules do not let it be passed"
+        return "it may not be passed now"
+    if deal.phase == "discard":
+        return "it may not be discarded now"
+    return _play_reason(deal, p, hand, action, name)
+
+
+def _play_reason(deal, p: int, hand: int, c: int, name: Callable[[int], str]) -> str:
+    rules = deal.rules
+    bit = 1 << c
+    suit = c // NUM_RANKS
+    first_trick = not deal.tricks
+    if not deal.trick:  # a lead
+        if first_trick and rules.first_lead == "lowest_club":
+            low = deal.deck & _CLUBS
+            return f"the first lead must be the lowest club in the deck, {name((low & -low).bit_length() - 1)}"
+        if first_trick and rules.first_lead == "lowest_club_any_club" and hand & _CLUBS:
+            return "the first lead must be a club"
+        if first_trick and rules.first_lead == "eldest_non_heart" and suit == HEARTS and hand & ~_HEARTS:
+            return "the first lead may not be a heart"
+        if suit == HEARTS and rules.hearts_lead == "when_broken" and not deal.hearts_broken and hand & ~_HEARTS:
+            if rules.lead_hearts_with_queen_only:
+                return (f"hearts are not broken yet: a heart may not be led while you hold a card other than hearts "
+                        f"and {name(QUEEN_SPADES)}")
+            return "hearts are not broken yet: a heart may not be led while you hold another suit"
+    else:
+        led = SUIT_MASKS[deal.led_suit]
+        if not bit & led and hand & led:
+            return f"you must follow the suit led, {SUIT_NAMES[deal.led_suit]}"
+        if rules.queen_when_safe and deal.legal == 1 << QUEEN_SPADES:
+            return f"{name(QUEEN_SPADES)} must be played now that it is safe"
+    if first_trick and rules.first_trick_no_points and deal.penalty_mask & bit:
+        return "no points may be played on the first trick while you can play a card without points"
+    if rules.charging and deal.charged[p] & bit:
+        return f"it is charged: it may not be played to the first trick led in {SUIT_NAMES[suit]} while another card can be"
+    return "the rules do not allow it now"

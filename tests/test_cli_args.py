@@ -1,0 +1,113 @@
+"""Every command-line tool refuses bad numbers and unwritable outputs while parsing: one line, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+
+import pytest
+
+from bm_env import __version__
+from bm_env.cli import args as cli_args
+from bm_env.cli import bench, demo, evaluate, play, soak
+
+TOOLS = {"bm-eval": evaluate.main, "bm-demo": demo.main, "bm-bench": bench.main, "bm-soak": soak.main,
+         "bm-play": lambda argv: play.main(argv, io.StringIO(""), io.StringIO())}
+AGENTS = ["--agents", "random", "random", "random"]
+
+
+def refused(tool, argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        TOOLS[tool](argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"{tool}: error: ") and err.endswith(f"(see {tool} --help)\n")
+    return err
+
+
+@pytest.mark.parametrize("tool, argv, message", [
+    ("bm-eval", ["--boards", "0"] + AGENTS, "argument --boards: must be a whole number of at least 1, got '0'"),
+    ("bm-eval", ["--boards", "-5"] + AGENTS, "argument --boards: must be a whole number of at least 1, got '-5'"),
+    ("bm-eval", ["--workers", "0"] + AGENTS, "argument --workers: must be a whole number of at least 1, got '0'"),
+    ("bm-eval", ["--workers", "-3"] + AGENTS, "argument --workers: must be a whole number of at least 1"),
+    ("bm-eval", ["--seed", "-1"] + AGENTS, "argument --seed: must be a whole number of at least 0, got '-1'"),
+    ("bm-eval", ["--matches", "-1"] + AGENTS, "argument --matches: must be a whole number of at least 0"),
+    ("bm-eval", ["--boards", "many"] + AGENTS, "argument --boards: expected a whole number, got 'many'"),
+    ("bm-eval", ["--boards", "2000", "--out", "/proc/foo"] + AGENTS, "argument --out: cannot write /proc/foo: /proc"),
+    ("bm-play", ["--seed", "-5"], "argument --seed: must be a whole number of at least 0, got '-5'"),
+    ("bm-demo", ["--boards", "-1"], "argument --boards: must be a whole number of at least 0, got '-1'"),
+    ("bm-demo", ["--seed", "-1"], "argument --seed: must be a whole number of at least 0"),
+    ("bm-bench", ["--json", "/proc/bench.json"], "argument --json: cannot write /proc/bench.json"),
+    ("bm-soak", ["--deals", "0"], "argument --deals: must be a whole number of at least 1"),
+    ("bm-soak", ["--presets", "bridge"], "argument --presets: unknown name(s) ['bridge']; allowed: black_maria, "),
+])
+def test_bad_arguments_are_one_line_errors(tool, argv, message, capsys):
+    assert message in refused(tool, argv, capsys)
+
+
+def test_an_existing_file_is_not_an_output_folder(tmp_path, capsys):
+    f = tmp_path / "report.md"
+    f.write_text("x")
+    assert f"argument --out: {f} exists and is not a folder" in refused("bm-eval", ["--out", str(f)] + AGENTS, capsys)
+
+
+def test_config_file_values_are_checked_like_the_command_line(tmp_path, capsys):
+    path = tmp_path / "c.yaml"
+    path.write_text("agents: [random, random, random]\nboards: -5\n")
+    assert "boards: must be a whole number of at least 1, got -5" in refused("bm-eval", ["--config", str(path)], capsys)
+    path.write_text("agents: [random, random, random]\nout: /proc/foo\n")
+    assert "cannot write /proc/foo" in refused("bm-eval", ["--config", str(path)], capsys)
+
+
+def test_a_league_of_one_is_refused_before_any_game(capsys):
+    assert evaluate.main(["--league", "random", "random", "--boards", "1"]) == 2
+    assert "--league needs at least two different agent specs to compare" in capsys.readouterr().err
+
+
+def test_a_bad_demo_agent_is_refused_before_the_demo_deal(capsys):
+    err = refused("bm-demo", ["--agents", "bogus", "heuristic"], capsys)
+    assert "unknown agent 'bogus' in spec 'bogus'" in err
+    assert "trick" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_every_tool_has_version_and_help_without_markup(tool, capsys):
+    with pytest.raises(SystemExit) as e:
+        TOOLS[tool](["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out == f"{tool} (black-maria) {__version__}\n"
+    with pytest.raises(SystemExit):
+        TOOLS[tool](["--help"])
+    text = capsys.readouterr().out
+    assert "``" not in text and ":func:" not in text and ":mod:" not in text and tool in text
+
+
+def test_installed_script_fails_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "bm_env.cli.evaluate", "--boards", "0"] + AGENTS,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_plain_drops_rest_markup():
+    assert cli_args.plain("``bm-eval``: see :func:`bm_env.agents.make_agent` and :mod:`~bm_env.soak`::") == \
+        "bm-eval: see bm_env.agents.make_agent and soak::"
+
+
+def test_output_paths(tmp_path):
+    assert cli_args.output_file(str(tmp_path / "new" / "game.json")) == str(tmp_path / "new" / "game.json")
+    assert not (tmp_path / "new").exists()  # checked, not created: nothing is written before the work
+    assert cli_args.output_dir(str(tmp_path / "out")) == str(tmp_path / "out")
+    for bad, message in [("", "give a file name"), (str(tmp_path), "is a directory")]:
+        with pytest.raises(argparse.ArgumentTypeError, match=message):
+            cli_args.output_file(bad)
+
+
+def test_converters_accept_values_already_read():
+    assert cli_args.positive_int(3) == 3 and cli_args.non_negative_int("0") == 0
+    for bad in (True, 0, "1.5"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            cli_args.positive_int(bad)
+    for bad in ("-1", "nan", "inf", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            cli_args.non_negative_float(bad)
