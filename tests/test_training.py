@@ -129,7 +129,7 @@ def test_a_kill_while_writing_a_state_leaves_the_previous_one_whole(tmp_path, mo
     with pytest.raises(KeyboardInterrupt):
         trainer.save()
     assert list_states(str(tmp_path)) == [before]
-    assert not [f for f in os.listdir(tmp_path / "states") if f.startswith(".tmp")]
+    assert not [f for f in os.listdir(tmp_path / "states") if f.endswith(".tmp")]
     assert load_state(before)["update"] == 1
 
 

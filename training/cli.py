@@ -27,6 +27,7 @@ import sys
 import time
 
 from bm_env.agents.checkpoint import CheckpointError
+from bm_env.cli.args import Parser, add_version, output_dir
 from bm_env.config import ConfigError
 from bm_env.vector import UnsupportedRulesError
 
@@ -35,16 +36,18 @@ from .state import TrainingStateError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bm-train", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    p = Parser(prog="bm-train", description=__doc__.split("\n\n")[0],
+               formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     p.add_argument("--config", metavar="FILE", help="YAML config (configs/train_*.yaml); defaults where absent")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override one config key (repeatable), e.g. --set lr=1e-4")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest training state")
-    p.add_argument("--run-dir", metavar="DIR", help="folder of a new run (default runs/<config name>)")
+    p.add_argument("--run-dir", metavar="DIR", type=output_dir,
+                   help="folder of a new run (default runs/<config name>-<date>-<time>)")
     p.add_argument("--device", choices=["cpu", "cuda"], help="where the networks run (default: the config's)")
     p.add_argument("--best-response", metavar="SPEC", help="train against this frozen policy:PATH in every other seat")
     p.add_argument("--quiet", action="store_true", help="no progress bar: one line per evaluation and checkpoint")
+    add_version(p)
     return p
 
 

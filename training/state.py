@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from typing import Any
 
 import numpy as np
 import torch
 
 from bm_env import observation
+from bm_env.files import write_atomic
 
 FORMAT = "black-maria-training-state"
 FORMAT_VERSION = 1
@@ -64,27 +64,12 @@ def list_states(run_dir: str) -> list[str]:
     return [os.path.join(folder, f) for f in sorted(os.listdir(folder)) if _NAME.match(f)]
 
 
-def atomic_save(data: dict, path: str) -> None:
-    """``torch.save`` to a temporary file beside ``path``, then rename it into place."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".pt")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(data, f)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def save_state(run_dir: str, update: int, payload: dict, keep: int) -> str:
     """Write the state of ``update`` and drop all but the newest ``keep``; returns its path."""
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "layout_version": observation.LAYOUT_VERSION,
             **payload}
     path = state_path(run_dir, update)
-    atomic_save(data, path)
+    write_atomic(path, lambda f: torch.save(data, f), binary=True)
     for old in list_states(run_dir)[:-keep]:
         os.unlink(old)
     return path
