@@ -1,19 +1,27 @@
 """Typed YAML configs: bm-eval reads them, and a malformed one is refused with a clear message."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bm_env.cli.evaluate import EvalConfig, main
 from bm_env.config import ConfigError, load_config
+from training.config import load_train_config
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configs_load(path):
-    config = load_config(EvalConfig, path)
-    assert config.agents or config.league
+    """Each config in configs/ is an evaluation config (agents or a league) or a training config."""
+    keys = set(yaml.safe_load(path.read_text(encoding="utf-8")))
+    if keys <= {f.name for f in dataclasses.fields(EvalConfig)} and keys & {"agents", "league"}:
+        config = load_config(EvalConfig, path)
+        assert config.agents or config.league
+    else:
+        load_train_config(str(path)).make_rules()
 
 
 def _write(tmp_path, text):

@@ -69,8 +69,10 @@ def test_cli_links_the_replays_from_the_report_and_refuses_what_it_cannot_record
     capsys.readouterr()
     assert eval_main(["--league", "random", "heuristic", "--record-games", str(games)]) == 2
     assert "--record-games records the games of an --agents seating" in capsys.readouterr().err
-    assert eval_main(["--agents", *SEATING, "--record-games", str(games), "--record-max", "0"]) == 2
-    assert "--record-max must be at least 1, got 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        eval_main(["--agents", *SEATING, "--record-games", str(games), "--record-max", "0"])
+    assert stop.value.code == 2
+    assert "--record-max: must be a whole number of at least 1, got '0'" in capsys.readouterr().err
 
 
 def test_a_config_file_can_ask_for_the_recordings(tmp_path):
