@@ -3,6 +3,8 @@
 import io
 import json
 
+import pytest
+
 from bm_env.cards import card_pretty, card_str
 from bm_env.cli.play import Game, build_parser, main, suits_printable
 from bm_env.explain import why_illegal
@@ -162,3 +164,25 @@ def test_numbers_and_the_record_path_are_checked_before_the_game(capsys, tmp_pat
     with pytest.raises(SystemExit) as e:
         main(["--version"], io.StringIO(""), io.StringIO())
     assert e.value.code == 0 and "bm-play (black-maria) 0.1.0" in capsys.readouterr().out
+
+
+def test_the_shipped_agent_is_the_default_opponent_and_the_heuristic_is_one_flag_away(monkeypatch, tmp_path):
+    import bm_env.agents.shipped as shipped
+
+    monkeypatch.setattr(shipped, "CHECKPOINTS", tmp_path)  # no shipped agent here
+    out = io.StringIO()
+    assert main(["--seed", "1"], io.StringIO("quit\n"), out) == 0
+    assert "Opponents: heuristic." in out.getvalue()
+    monkeypatch.undo()
+    if shipped.shipped_spec("black_maria", 3) is None:
+        pytest.skip("checkpoints/black_maria_3p.pt is not in this checkout")
+    out = io.StringIO()
+    assert main(["--seed", "1"], io.StringIO("quit\n"), out) == 0
+    assert "Opponents: policy:" in out.getvalue() and "black_maria_3p.pt" in out.getvalue()
+    out = io.StringIO()
+    assert main(["--seed", "1", "--opponents", "heuristic"], io.StringIO("quit\n"), out) == 0
+    assert "Opponents: heuristic." in out.getvalue()
+    # Rules with no shipped agent fall back to the heuristic.
+    out = io.StringIO()
+    assert main(["--seed", "1", "--rules", "dirty_lady"], io.StringIO("quit\n"), out) == 0
+    assert "Opponents: heuristic." in out.getvalue()

@@ -4,9 +4,10 @@ Any preset and player count. The person sees the table from their own seat only:
 hand sorted by suit, the legal cards, the trick as it forms, who won it, the scores.
 Cards are typed as ``qs``, ``Q♠``, ``10h`` ...; anything unreadable or illegal is refused
 with the reason and asked again. Commands: ``help``, ``hand``, ``save [PATH]`` (write the
-game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs
-(``heuristic`` by default; see :func:`bm_env.agents.make_agent`). A card that is the only
-legal one is played for you unless ``--no-auto-forced``. ``--watch`` lets agents play
+game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs (see
+:func:`bm_env.agents.make_agent`): by default the shipped trained agent for the rules where
+one ships (``checkpoints/<preset>_<n>p.pt``), else ``heuristic``; ``--opponents heuristic``
+plays the rule-based player. A card that is the only legal one is played for you unless ``--no-auto-forced``. ``--watch`` lets agents play
 every seat, ``--delay`` seconds apart, showing every hand with ``--reveal``. A terminal
 that cannot print the suit symbols gets letters (``Q S``), as does ``--ascii``. The game
 record (``--record``, ``save``) carries the agents' thoughts where they give them (policy,
@@ -22,6 +23,7 @@ from typing import TextIO
 
 from ..agents import AgentSpecError, make_agent
 from ..agents.checkpoint import CheckpointError
+from ..agents.shipped import shipped_spec
 from ..actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON, parse_action
 from ..cards import ACCEPTED_FORMS, SUIT_LETTERS, SUIT_SYMBOLS, card_pretty, format_hand
 from ..deal import CHARGE, DISCARD, MOON, PASS
@@ -50,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=positive_int, default=None, help="player count (the preset's default otherwise)")
     p.add_argument("--seat", type=non_negative_int, default=None, help="your seat, 0..players-1 (default 0)")
     p.add_argument("--match", action="store_true", help="play a whole match instead of one deal")
-    p.add_argument("--opponents", default="heuristic", help="agent spec for the other seats (default heuristic)")
+    p.add_argument("--opponents", default=None,
+                   help="agent spec for the other seats (default: the shipped trained agent for these rules, "
+                        "checkpoints/<preset>_<n>p.pt, where one ships; else heuristic)")
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal(s) and the agents")
     p.add_argument("--record", type=output_file, default=None,
                    help="write the game record to this JSON file at the end (checked for writing before the game)")
@@ -114,7 +118,8 @@ class Game:
         self.seat = None if args.watch else seat
         self.me = None if args.watch else f"player_{seat}"
         base = args.seed if args.seed is not None else 0
-        self.agents = {s: make_agent(args.opponents, rules=self.env.rules, seed=base + 1 + s)
+        self.opponents = args.opponents or shipped_spec(args.rules, n) or "heuristic"
+        self.agents = {s: make_agent(self.opponents, rules=self.env.rules, seed=base + 1 + s)
                        for s in range(n) if s != self.seat}
         self.thoughts = ThoughtLog()  # the agents' explanations, for the record (bm-replay shows them)
         self.letters = args.ascii or not suits_printable(stdout)
@@ -126,9 +131,9 @@ class Game:
         env = self.env
         env.reset(seed=self.args.seed)
         if self.watching:
-            self.say(f"Watching {self.args.opponents} in every seat. Ctrl-C stops.")
+            self.say(f"Watching {self.opponents} in every seat. Ctrl-C stops.")
         else:
-            self.say(f"You are {self.me}. Opponents: {self.args.opponents}. Type 'help' for help.")
+            self.say(f"You are {self.me}. Opponents: {self.opponents}. Type 'help' for help.")
         self.say(match_goal(env.rules, self.args.match))
         shown = None
         while not env.terminations[env.agent_selection]:
