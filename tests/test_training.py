@@ -252,3 +252,18 @@ def test_every_config_key_is_documented():
     table = doc.split("## Config keys", 1)[1]
     missing = [f.name for f in dataclasses.fields(TrainConfig) if f"`{f.name}`" not in table]
     assert not missing, f"docs/training.md does not document {missing}"
+
+
+@pytest.mark.slow
+def test_a_minute_of_training_learns_to_beat_random_players(tmp_path):
+    # An untrained policy plays about as well as random players (score near 0); a million
+    # decisions of self-play are enough to beat them by a wide margin (about +11 here).
+    config = config_from_dict({**TrainConfig().to_dict(), "num_envs": 256, "total_decisions": 1_000_000,
+                               "eval_every": 0, "final_eval_boards": 0, "torch_threads": 1, "seed": 7}, "test")
+    trainer = Trainer(config, str(tmp_path), quiet=True, log=lambda s: None)
+    trainer.run()
+    from bm_env.evaluation import evaluate
+
+    res = evaluate(trainer.rules, [f"policy:{tmp_path / 'latest.pt'}", "random", "random"], 50, seed=3, workers=1,
+                   progress=False)
+    assert res.agents[0].advantage - res.agents[0].diff_ci > 5.0
