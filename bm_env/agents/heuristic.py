@@ -260,7 +260,11 @@ def play_score(v: View, c: int) -> float:
         else:
             p_void = (1.0 - n_led / n_others) ** size
             if higher:
-                keep *= 1.0 - 0.6 * (1.0 - (1.0 - higher / n_others) ** size) * (1.0 - p_void)
+                p_higher = (1.0 - (1.0 - higher / n_others) ** size) * (1.0 - p_void)
+                p_forced = max(0.0, (1.0 - (n_led - higher) / n_others) ** size - p_void)
+                # Followers duck a trick with points; only one with nothing lower must take it.
+                vol = 0.0 if pts > 0 else 0.6
+                keep *= 1.0 - p_forced - vol * max(0.0, p_higher - p_forced)
         if t.trumps and led != HEARTS and not (suit == HEARTS and suit != led):
             hearts_out = (others & SUIT_MASKS[HEARTS]).bit_count()
             if not voids >> HEARTS & 1 and hearts_out:
