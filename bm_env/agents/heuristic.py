@@ -283,7 +283,8 @@ def play_score(v: View, c: int) -> float:
     expect = pts + added
     if t.bonus_cost and not valued:
         expect += t.bonus_cost * (1.0 - min(1.0, added / (t.max_cost or 1)))
-    return keep * expect - shed
+    # A penalty card of mine that wins the trick comes back to me: it is shed only if someone takes it.
+    return keep * (expect + max(cost[c], 0) * 0.8) - shed
 
 
 def choose(v: View) -> int:
