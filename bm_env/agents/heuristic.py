@@ -226,6 +226,10 @@ def play_score(v: View, c: int) -> float:
     my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
     # (+ a hair per rank: among equals, the higher card goes first)
     shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
+    if t.bonus_cost < 0:
+        # Tricks are wanted (a clean-trick bonus): a card's winning power is worth about one
+        # clean trick to keep, and among equals the lower card goes first.
+        shed += t.bonus_cost * power - 0.02 * (c % NUM_RANKS)
     if t.trumps and suit == HEARTS:
         shed -= 1.0  # a trump is worth keeping
     elif my_suit <= 2 and t.trick_cost > 0:
