@@ -179,14 +179,14 @@ def pass_score(v: View, c: int) -> float:
     catch = sum(t.cost[x] for x in range(suit * NUM_RANKS, c) if t.penalty >> x & 1 and not hand >> x & 1)
     if cost > 0 or catch > 0:
         guarded = low_guard >= t.guard
-        score += (cost + 0.6 * catch) * (0.25 if guarded else 1.0)
+        score += (cost + 0.3 * catch) * (0.25 if guarded else 1.0)
     elif cost < 0:
         score += cost  # a bonus card (J♦ −10): keep it
     rank = c % NUM_RANKS
     if t.trumps and suit == HEARTS:
         score -= 2 + rank * 0.5  # trumps win clean tricks: keep them
     else:
-        score += t.trick_cost * rank / 4.0
+        score += t.trick_cost * rank / 1.5  # high cards are the ones that win unwanted tricks
     if suit != HEARTS and cost <= 0 and 0 < n_suit <= v.pass_left:
         score += 4.0 - n_suit + rank / 12.0  # voiding a short suit
     return score
