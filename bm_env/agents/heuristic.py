@@ -227,9 +227,10 @@ def play_score(v: View, c: int) -> float:
     # (+ a hair per rank: among equals, the higher card goes first)
     shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
     if t.bonus_cost < 0:
-        # Tricks are wanted (a clean-trick bonus): a card's winning power is worth about one
-        # clean trick to keep, and among equals the lower card goes first.
-        shed += t.bonus_cost * power - 0.02 * (c % NUM_RANKS)
+        # Tricks are wanted (a clean-trick bonus): a card's winning power is worth about half
+        # a clean trick to keep (a whole one plays worse against random players), and among
+        # equals the lower card goes first.
+        shed += 0.5 * t.bonus_cost * power - 0.02 * (c % NUM_RANKS)
     if t.trumps and suit == HEARTS:
         shed -= 1.0  # a trump is worth keeping
     elif my_suit <= 2 and t.trick_cost > 0:
