@@ -315,3 +315,11 @@ def test_pimc_cannot_see_the_real_hands():
         decisions.append((info, agent.action_values(info, list(info.legal)).tolist()))
     assert decisions[0][0] == decisions[1][0]  # same information state...
     assert decisions[0][1] == decisions[1][1]  # ...so the same evaluation, whatever the real hands
+
+
+def test_playout_benchmark_plays_whole_deals():
+    from bm_env.bench.agents import playout_rate
+
+    r = playout_rate("heuristic", "black_maria", 3, seconds=0.01)
+    # Every black_maria 3p deal is 9 pass picks and 51 cards played.
+    assert r["deals"] >= 5 and r["decisions_per_s"] == pytest.approx(60 * r["deals_per_s"])
