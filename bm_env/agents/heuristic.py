@@ -33,8 +33,9 @@ figures):
 
 * the players after me *duck* a trick with points: one takes it from my card only when all
   the cards of the suit it may hold are higher (v1 assumed 60% of those holding a higher
-  card would play it, so it led Q♠ into K♠ A♠ hoping they fall, about 8 points a deal
-  given away): ``black_maria`` 3p, 1,000 boards, 0 (the same player) -> +2.66 ± 0.21;
+  card would play it, so it led Q♠ into K♠ A♠ hoping they would fall; in its self-play
+  about 8 of a deal's 43 points went to a player who led Q♠ and kept the trick):
+  ``black_maria`` 3p, 1,000 boards, 0 (the same player) -> +2.66 ± 0.21;
 * a penalty card that wins its own trick is not shed, it comes back (v1 counted leading
   Q♠ as getting rid of it whoever took it): -> +3.80 ± 0.25;
 * passing weighs high cards more (rank x trick cost / 1.5, was / 4) and the spade honours'
@@ -47,8 +48,8 @@ figures):
 
 Tried and not kept (no gain beyond noise on 1,000 ``black_maria`` boards): the card a void
 player dumps taken as the worst penalty card still out instead of the rules' worst (-0.5);
-a bonus for leading low under an outstanding penalty card (+0.06); other weights of
-guards, voids, shed and dump terms (within ±0.1).
+a bonus for leading low under an outstanding penalty card (+0.06); other weights of the
+guards, voids, shed and dump terms (none better by more than 0.06).
 
 The decision reads only what its seat may know: its hand, the cards played, voids shown
 and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
@@ -250,7 +251,7 @@ def play_score(v: View, c: int) -> float:
     lower = (suit_others & _BELOW[c]).bit_count()
     power = lower / (suit_others.bit_count() + 1)
     my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
-    # (+ a hair per rank: among equals, the higher card goes first)
+    # (+ a hair per rank: among equals, the higher card goes first; not where tricks are wanted)
     shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
     if t.bonus_cost < 0:
         # Tricks are wanted (a clean-trick bonus): a card's winning power is worth about half
