@@ -38,6 +38,8 @@ def play_out(deal: Deal, agents, upto=None) -> None:
     ("heuristic#b", "heuristic", {}),
     ("pimc:worlds=7,rollouts=2", "pimc", {"worlds": 7, "rollouts": 2}),
     ("pimc:rollout=random", "pimc", {"rollout": "random"}),
+    ("heuristic_v1", "heuristic_v1", {}),
+    ("pimc:rollout=heuristic_v1", "pimc", {"rollout": "heuristic_v1"}),
     ("policy:ckpt/a.pt,greedy=false", "policy", {"path": "ckpt/a.pt", "greedy": False}),
 ])
 def test_spec_parses(spec, name, params):
@@ -65,6 +67,16 @@ def test_malformed_spec_is_refused_with_a_message(spec, words):
 def test_pimc_spec_sets_its_parameters():
     agent = make_agent("pimc:worlds=3,rollouts=2", make_rules("black_maria"), 0)
     assert (agent.worlds, agent.rollouts) == (3, 2)
+
+
+def test_pimc_rollout_names_its_playout_player():
+    from bm_env.agents.pimc import heuristic_playout, heuristic_v1_playout
+
+    rules = make_rules("black_maria")
+    assert make_agent("pimc", rules, 0).playout is heuristic_playout
+    old = make_agent("pimc:rollout=heuristic_v1", rules, 0)
+    assert old.playout is heuristic_v1_playout and "rollout=heuristic_v1" in old.name
+    assert make_agent("heuristic_v1", rules).name == "heuristic_v1"
 
 
 # ------------------------------------------------------------------ random
