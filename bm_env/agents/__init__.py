@@ -9,7 +9,8 @@ the same kind that reports keep apart.
 |---|---|
 | ``random`` | uniform over legal actions, seeded |
 | ``heuristic`` | the rule-based player of :mod:`.heuristic` |
-| ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``random`` or a checkpoint path |
+| ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1``, ``random`` or a checkpoint path |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 """
 
@@ -20,18 +21,20 @@ from typing import Any
 from ..rules import Rules
 from .base import Agent
 from .heuristic import HeuristicAgent
-from .pimc import PimcAgent, heuristic_playout, random_playout
+from .heuristic_v1 import HeuristicV1Agent
+from .pimc import PimcAgent, heuristic_playout, heuristic_v1_playout, random_playout
 from .policy import PolicyAgent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "pimc", "policy")
+AGENT_NAMES = ("random", "heuristic", "heuristic_v1", "pimc", "policy")
 _PARAMS = {
     "random": {},
     "heuristic": {},
+    "heuristic_v1": {},
     "pimc": {"worlds": int, "rollouts": int, "rollout": str},
     "policy": {"path": str, "greedy": bool},
 }
-SPEC_FORMS = "random | heuristic | pimc[:worlds=N,rollouts=N,rollout=heuristic|random|PATH] | policy:PATH[,greedy=true|false]"
+SPEC_FORMS = "random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=heuristic|heuristic_v1|random|PATH] | policy:PATH[,greedy=true|false]"
 
 
 _REGISTERED: dict[str, Any] = {}
@@ -119,6 +122,8 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
         return RandomAgent(seed)
     if name == "heuristic":
         return HeuristicAgent(seed)
+    if name == "heuristic_v1":
+        return HeuristicV1Agent(seed)
     if name == "policy":
         return PolicyAgent(params["path"], rules, params.get("greedy", True), seed)
     if rules is not None and rules.uses_extensions:
@@ -129,6 +134,8 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
     rollout = params.get("rollout", "heuristic")
     if rollout == "heuristic":
         playout = heuristic_playout
+    elif rollout == "heuristic_v1":
+        playout = heuristic_v1_playout
     elif rollout == "random":
         playout = random_playout
     else:
@@ -150,5 +157,5 @@ def _policy_playout(agent: PolicyAgent):
     return playout
 
 
-__all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "HeuristicAgent", "PimcAgent", "PolicyAgent", "RandomAgent",
+__all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "HeuristicAgent", "HeuristicV1Agent", "PimcAgent", "PolicyAgent", "RandomAgent",
            "make_agent", "parse_spec", "register_agent", "registered_agents"]

@@ -23,7 +23,7 @@ from ..cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
 from ..deal import DONE, PASS, Deal, IllegalActionError, clone_deal
 from ..infostate import InfoState
 from ..thoughts import Thought
-from . import heuristic
+from . import heuristic, heuristic_v1
 
 _SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
 
@@ -147,6 +147,13 @@ def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200) ->
 def heuristic_playout(deal: Deal, rng: np.random.Generator) -> None:
     """Finish ``deal`` with every player using the heuristic."""
     view, choose = heuristic.view_from_deal, heuristic.choose
+    while deal.phase != DONE:
+        deal.step(choose(view(deal)))
+
+
+def heuristic_v1_playout(deal: Deal, rng: np.random.Generator) -> None:
+    """Finish ``deal`` with every player using the first heuristic (to compare playouts)."""
+    view, choose = heuristic_v1.view_from_deal, heuristic_v1.choose
     while deal.phase != DONE:
         deal.step(choose(view(deal)))
 
