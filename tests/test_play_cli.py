@@ -127,7 +127,7 @@ def test_a_forced_card_is_played_for_you_unless_switched_off():
 
 
 def test_watching_agents_play_with_every_hand_shown():
-    rc, out = run(["--watch", "--delay", "0", "--reveal", "--seed", "4"], Script([]))
+    rc, out = run(["--watch", "--delay", "0", "--reveal", "--seed", "4", "--opponents", "heuristic"], Script([]))
     assert rc == 0
     assert "Watching heuristic in every seat." in out and "New deal, dealer player_" in out
     assert "player_0: ♠" in out and "(you)" not in out
