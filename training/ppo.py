@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from bm_env.agents.checkpoint import PolicyNet
+from bm_env.agents.checkpoint import PolicyNet, masked_logits, mlp
 
 
 class NonFiniteLossError(RuntimeError):
@@ -36,7 +36,7 @@ class ValueNet(nn.Module):
 
     ``separate`` reads the observation; ``shared`` reads the policy's last hidden layer, so the
     value loss also shapes the policy's features and the update runs one trunk instead of two.
-    Either way, with ``state_size`` > 0 every hand is appended (the perfect-information critic).
+    Either way, with ``critic_state`` every hand is appended to its input (the perfect-information critic).
     """
 
     def __init__(self, kind: str, in_size: int, hidden: Sequence[int]) -> None:
@@ -44,21 +44,10 @@ class ValueNet(nn.Module):
         if kind not in CRITIC_KINDS:
             raise ValueError(f"critic kind {kind!r} is not one of {list(CRITIC_KINDS)}")
         self.kind = kind
-        layers: list[nn.Module] = []
-        width = in_size
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        layers.append(nn.Linear(width, 1))
-        self.body = nn.Sequential(*layers)
+        self.body = mlp(in_size, hidden, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.body(x).squeeze(-1)
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Illegal actions at the dtype's minimum logit."""
-    return logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
 
 
 def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from bm_env.agents.checkpoint import PolicyNet
+from bm_env.agents.checkpoint import PolicyNet, masked_logits
 from bm_env.rules import Rules
 from bm_env.vector import VectorEngine
 
-from .ppo import Batch, ValueNet, masked_logits, policy_and_value, sample
+from .ppo import Batch, ValueNet, policy_and_value, sample
 from .trajectories import seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
@@ -61,7 +61,6 @@ class SelfPlay:
         self.rules = rules
         self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
         self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
-        self.critic_state = critic_state
         self.obs, self.mask, _ = self.engine.reset()
         self.seating = np.full((num_envs, self.n), LEARNER, dtype=np.int64)
         L, A = self.obs.shape[1], self.mask.shape[1]

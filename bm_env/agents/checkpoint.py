@@ -28,6 +28,22 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used here, with the reason."""
 
 
+def mlp(in_size: int, hidden: Sequence[int], out_size: int) -> nn.Sequential:
+    """Linear layers of widths ``hidden`` with ReLUs between them, then a linear output layer."""
+    layers: list[nn.Module] = []
+    width = in_size
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    layers.append(nn.Linear(width, out_size))
+    return nn.Sequential(*layers)
+
+
+def masked_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """Illegal actions at the dtype's lowest logit (``-inf`` would turn a softmax's entropy into NaN)."""
+    return logits.masked_fill(~legal, torch.finfo(logits.dtype).min)
+
+
 class PolicyNet(nn.Module):
     """An MLP from an observation vector to one logit per action."""
 
@@ -35,13 +51,7 @@ class PolicyNet(nn.Module):
         super().__init__()
         self.arch = {"kind": "mlp", "obs_size": int(obs_size), "num_actions": int(num_actions),
                      "hidden": [int(h) for h in hidden]}
-        layers: list[nn.Module] = []
-        width = obs_size
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        layers.append(nn.Linear(width, num_actions))
-        self.body = nn.Sequential(*layers)
+        self.body = mlp(obs_size, hidden, num_actions)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         return self.body(obs)

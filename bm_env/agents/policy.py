@@ -15,7 +15,7 @@ import torch
 from ..infostate import InfoState
 from ..rules import Rules
 from ..thoughts import Thought
-from .checkpoint import load_checkpoint
+from .checkpoint import load_checkpoint, masked_logits
 
 
 class PolicyAgent:
@@ -56,8 +56,7 @@ class PolicyAgent:
         if (masks.sum(axis=1) == 0).any():
             raise ValueError("a row of the mask batch has no legal action")
         logits = self.net(torch.as_tensor(np.asarray(observations), dtype=torch.float32))
-        legal = torch.as_tensor(masks != 0)
-        return logits.masked_fill(~legal, torch.finfo(logits.dtype).min)
+        return masked_logits(logits, torch.as_tensor(masks != 0))
 
     def _choose(self, logits: torch.Tensor, masks: np.ndarray) -> np.ndarray:
         """The best legal logit (greedy) or a draw from the masked softmax, per row."""
