@@ -11,10 +11,12 @@ import pytest
 
 from bm_env import __version__
 from bm_env.cli import args as cli_args
-from bm_env.cli import bench, demo, evaluate, play, soak
+from bm_env.cli import bench, demo, evaluate, play, replay, soak
+from training import cli as train_cli
 
 TOOLS = {"bm-eval": evaluate.main, "bm-demo": demo.main, "bm-bench": bench.main, "bm-soak": soak.main,
-         "bm-play": lambda argv: play.main(argv, io.StringIO(""), io.StringIO())}
+         "bm-play": lambda argv: play.main(argv, io.StringIO(""), io.StringIO()), "bm-replay": replay.main,
+         "bm-train": train_cli.main}
 AGENTS = ["--agents", "random", "random", "random"]
 
 

@@ -18,15 +18,17 @@ import sys
 
 from ..pictures import write_replay
 from ..record import RecordError, load_record
+from .args import Parser, add_version
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bm-replay", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(prog="bm-replay", description=__doc__.split("\n\n")[0],
+               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("record", metavar="RECORD.json", help="a deal or match record")
     p.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
     p.add_argument("--seat", type=int, default=None,
                    help="write only this seat's view (the file then holds nothing that seat may not know)")
+    add_version(p)
     return p
 
 
