@@ -11,12 +11,12 @@ import pytest
 
 from bm_env import __version__
 from bm_env.cli import args as cli_args
-from bm_env.cli import bench, demo, evaluate, play, replay, soak
+from bm_env.cli import bench, demo, evaluate, export, play, replay, soak
 from training import cli as train_cli
 
 TOOLS = {"bm-eval": evaluate.main, "bm-demo": demo.main, "bm-bench": bench.main, "bm-soak": soak.main,
          "bm-play": lambda argv: play.main(argv, io.StringIO(""), io.StringIO()), "bm-replay": replay.main,
-         "bm-train": train_cli.main}
+         "bm-train": train_cli.main, "bm-export": export.main}
 AGENTS = ["--agents", "random", "random", "random"]
 
 
@@ -42,6 +42,7 @@ def refused(tool, argv, capsys):
     ("bm-demo", ["--boards", "-1"], "argument --boards: must be a whole number of at least 0, got '-1'"),
     ("bm-demo", ["--seed", "-1"], "argument --seed: must be a whole number of at least 0"),
     ("bm-bench", ["--json", "/proc/bench.json"], "argument --json: cannot write /proc/bench.json"),
+    ("bm-export", ["checkpoints/black_maria_3p.pt", "--onnx", "/proc/x.onnx"], "argument --onnx: cannot write /proc/x.onnx"),
     ("bm-soak", ["--deals", "0"], "argument --deals: must be a whole number of at least 1"),
     ("bm-soak", ["--presets", "bridge"], "argument --presets: unknown name(s) ['bridge']; allowed: black_maria, "),
 ])

@@ -5,7 +5,8 @@ from pathlib import Path
 from bm_env.observation import layout_table
 from bm_env.rules import PRESETS
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+README_DIR = Path(__file__).resolve().parents[1]
+README = (README_DIR / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_observation_table_matches_the_layout():
@@ -30,7 +31,8 @@ def _python_blocks():
     return blocks
 
 
-def test_readme_python_examples_run():
+def test_readme_python_examples_run(monkeypatch):
+    monkeypatch.chdir(README_DIR)  # the examples name files of the repository (checkpoints/...)
     blocks = _python_blocks()
     assert len(blocks) >= 4
     for code in blocks:
