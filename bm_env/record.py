@@ -180,11 +180,12 @@ def _cards(values: Any, where: str) -> list[int]:
 
 
 def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
-    """Play a deal record through the engine, checking every step; return the finished deal.
+    """Play a deal record through the engine, checking every step; return the deal where the record ends.
 
     A record whose deal ended in a renege replays under the renege penalty; any other
     illegal card is an error. ``before_step(deal, action)``, if given, is called before each
-    action is applied (the HTML replay draws the position there).
+    action is applied (the HTML replay draws the position there). An unfinished record
+    (``scores`` null: a game quit part way, even during passing) replays up to where it stops.
     """
     if _field(rec, "format", "record") != DEAL_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
@@ -226,6 +227,7 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
         raise RecordError(f"passes: {len(passes)} lists for {len(hands)} players")
     passed_on = rec.get("passed_on", [])
     extra = _extra_renege(rec)
+    unfinished = rec.get("scores") is None
     while deal.phase == PASS:
         pos = deal.to_act
         picked = len(deal.pass_picks[pos])
@@ -235,11 +237,16 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
         if picked >= len(passes[pos]) and extra and extra[:2] == (seats[pos], PASS):
             _apply(deal, extra[2], "renege")
             break
+        if picked >= len(passes[pos]) and unfinished:
+            break  # the record stops here: a deal left while the players were still passing
         if picked >= len(passes[pos]):
             raise RecordError(
                 f"passes[{pos}]: player_{seats[pos]} passes {len(passes[pos])} cards, the rules need {deal.pass_count}"
             )
         _apply(deal, passes[pos][picked], f"passes[{pos}][{picked}]")
+    tricks = _list(rec, "tricks", "record")
+    if deal.phase == PASS and tricks:
+        raise RecordError(f"tricks: {len(tricks)} recorded, but the recorded passes stop before every player has passed")
     for pos, p in enumerate(passes):
         if deal.renege is None and len(p) != len(deal.pass_picks[pos]):
             raise RecordError(f"passes[{pos}]: {len(p)} cards recorded, {len(deal.pass_picks[pos])} passed")
@@ -255,7 +262,7 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
         _apply(deal, CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
     discards = _cards(rec.get("kitty_discards", []), "kitty_discards")
 
-    for t, trick in enumerate(_list(rec, "tricks", "record")):
+    for t, trick in enumerate(tricks):
         where = f"tricks[{t}]"
         if deal.phase == DONE:
             raise RecordError(f"{where}: the deal is already over")

@@ -127,3 +127,33 @@ def test_tie_break_deal_among_all_tied_players_does_not_count_in_the_totals():
     m = play_match(make_rules("slippery_anne", 3), 1800)
     assert m.totals == [39, 39, 39] and len(m.completed) > m.deals_played
     replay_match(json.loads(json.dumps(match_record(m))))
+
+
+@pytest.mark.parametrize("preset, steps", [("black_maria", 0), ("black_maria", 4), ("american_hearts", 7),
+                                           ("black_maria", 9 + 5)])
+def test_a_deal_left_part_way_replays_to_where_it_stopped(preset, steps, tmp_path):
+    """A game quit during passing (or a few cards into play) keeps a record that replays up to that point."""
+    from bm_env.pictures import write_replay
+
+    rules = make_rules(preset)
+    m = Match(rules, 4)
+    chooser = random.Random(4)
+    for _ in range(steps):
+        legal = cards_of(m.deal.legal)
+        m.step(legal[chooser.randrange(len(legal))])
+    rec = json.loads(json.dumps(deal_record(m.deal)))
+    assert rec["scores"] is None
+    replayed = replay_deal(rec)
+    assert replayed.phase == m.deal.phase and replayed.to_act == m.deal.to_act
+    assert replayed.pass_picks == m.deal.pass_picks and replayed.tricks == m.deal.tricks
+    assert deal_record(replayed) == rec
+    write_replay(tmp_path / "left.html", rec)
+    assert "player_" in (tmp_path / "left.html").read_text(encoding="utf-8")
+
+
+def test_an_unfinished_record_with_tricks_after_incomplete_passes_is_rejected():
+    rec = _first_deal_record()
+    rec["scores"] = None
+    rec["passes"][1] = rec["passes"][1][:1]
+    with pytest.raises(RecordError, match=r"^tricks: 17 recorded, but the recorded passes stop before every player"):
+        replay_deal(rec)
