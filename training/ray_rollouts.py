@@ -89,7 +89,10 @@ class RolloutActor:
 
 
 def join(parts: list[Rollout], device: torch.device) -> Rollout:
-    """The actors' rollouts as one: batches concatenated in actor order, times of the slowest actor."""
+    """The actors' rollouts as one: batches concatenated in actor order, times of the slowest actor.
+
+    The pool-deal reward is the mean of the actors' means (each actor plays as many games).
+    """
     fields = {}
     for name in ("obs", "hidden", "mask", "actions", "logp", "values", "advantages", "returns"):
         tensors = [getattr(p.batch, name) for p in parts]
@@ -101,7 +104,11 @@ def join(parts: list[Rollout], device: torch.device) -> Rollout:
 
 
 class RayRollouts:
-    """The run's rollout actors on a Ray cluster: ``local`` (started here), ``auto`` or an address."""
+    """The run's rollout actors on a Ray cluster: ``local`` (started here), ``auto`` or an address.
+
+    A Ray this process has already initialised (a notebook, a test) is used as it is and left
+    running at :meth:`close`; one initialised here is shut down there.
+    """
 
     def __init__(self, address: str, config: TrainConfig, rules: Rules, actor: PolicyNet, critic: ValueNet,
                  pool_size: int, pool_share: float) -> None:
