@@ -155,6 +155,18 @@ def test_resume_may_change_the_budget_but_not_what_is_learned(tmp_path):
     Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True).run()
     with pytest.raises(ConfigError, match=r"may change only .*not \['lr'\]"):
         Trainer.resume(str(tmp_path), {"lr": 1.0})
+    with pytest.raises(TrainingStateError, match="saved by a run without Ray: resume it without --ray"):
+        Trainer.resume(str(tmp_path), ray_address="local")
+
+
+def test_the_ray_backend_is_optional_and_its_errors_say_what_to_do(tmp_path, monkeypatch, capsys):
+    from training.cli import main
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    assert main(["--ray", "local", "--run-dir", str(tmp_path / "run")]) == 2
+    assert "--ray needs Ray, which is not installed here: pip install -e '.[ray]'" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match=r"num_envs \(16\) must be a multiple of ray_actors \(3\)"):
+        Trainer(tiny(ray_actors=3), str(tmp_path / "run"), ray_address="local")
 
 
 def test_a_nan_loss_stops_the_run_and_keeps_the_last_good_state(tmp_path):

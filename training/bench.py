@@ -9,6 +9,7 @@ the same updates. :func:`run` returns rows for ``bm-bench``.
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import tempfile
 import time
@@ -18,29 +19,32 @@ from .ppo import update
 from .trainer import Trainer
 
 
-def measure(updates: int, **overrides) -> dict:
-    """Rate and shares of ``updates`` timed updates of the default config (with ``overrides``)."""
+def measure(updates: int, ray_address: str | None = None, **overrides) -> dict:
+    """Rate and shares of ``updates`` timed updates of the default config (with ``overrides``).
+
+    With ``ray_address`` the rollouts run on ``ray_actors`` Ray actors (``bm-train --ray``);
+    the engine and forward shares are then the slowest actor's.
+    """
     config = TrainConfig(eval_every=0, final_eval_boards=0, **overrides)
     config.validate("bench")
     with tempfile.TemporaryDirectory() as run_dir:
-        trainer = Trainer(config, run_dir, quiet=True)
+        trainer = Trainer(config, run_dir, quiet=True, ray_address=ray_address)
         rates, engine, forward, learn = [], 0.0, 0.0, 0.0
-        for i in range(updates + 1):
-            start = time.perf_counter()
-            rollout = trainer.selfplay.collect(trainer.actor, trainer.critic, trainer.pool, trainer.generator,
-                                               trainer.rng, config.pool_share, config.gamma, config.gae_lambda,
-                                               trainer.device)
-            collected = time.perf_counter()
-            update(trainer.actor, trainer.critic, trainer.optimizer, rollout.batch, config.epochs,
-                   config.minibatch_size, config.clip, config.ent_coef, config.vf_coef, config.max_grad_norm,
-                   config.target_kl, trainer.generator)
-            done = time.perf_counter()
-            if i == 0:
-                continue  # warm-up
-            rates.append(rollout.decisions / (done - start))
-            engine += rollout.engine_seconds
-            forward += rollout.forward_seconds
-            learn += done - collected
+        with trainer.ray_rollouts or contextlib.nullcontext():  # the actors end with the measurement
+            for i in range(updates + 1):
+                start = time.perf_counter()
+                rollout = trainer.collect()
+                collected = time.perf_counter()
+                update(trainer.actor, trainer.critic, trainer.optimizer, rollout.batch, config.epochs,
+                       config.minibatch_size, config.clip, config.ent_coef, config.vf_coef, config.max_grad_norm,
+                       config.target_kl, trainer.generator)
+                done = time.perf_counter()
+                if i == 0:
+                    continue  # warm-up
+                rates.append(rollout.decisions / (done - start))
+                engine += rollout.engine_seconds
+                forward += rollout.forward_seconds
+                learn += done - collected
         total = sum(rollout.decisions / r for r in rates)
     return {"rate": statistics.median(rates), "rates": rates, "engine": engine / total, "forward": forward / total,
             "update": learn / total, "config": config}

@@ -6,13 +6,16 @@ Examples::
     bm-train --config configs/black_maria_3p.yaml --set lr=1e-4 --set num_envs=1024
     bm-train --resume runs/black_maria_3p --set total_decisions=200000000
     bm-train --best-response policy:checkpoints/black_maria_3p.pt --set max_minutes=20
+    bm-train --config configs/train_quick.yaml --ray local --set ray_actors=2
 
 A run writes its folder (``--run-dir``, default ``runs/<config name>-<date>-<time>``): the resolved
 config, training states to resume from, the play checkpoints ``best.pt`` and ``latest.pt``
 (``policy:RUN_DIR/best.pt`` plays them), the evaluation history and TensorBoard logs
 (``tensorboard --logdir RUN_DIR/tb``). ``--best-response policy:PATH`` trains a fresh agent
 against that frozen policy in every other seat and evaluates against it: the score it
-reaches in a fixed budget measures how exploitable the policy is.
+reaches in a fixed budget measures how exploitable the policy is. ``--ray ADDRESS`` collects
+the rollouts on ``ray_actors`` Ray actors (``local``: a cluster started here; ``auto``: the
+running one; or its address); the update, evaluation and checkpoints stay in this process.
 
 Rules the vector engine does not play (the extension rule systems: kitties, charging,
 Cancellation and the rest) are refused with the option named; they train at speed once
@@ -46,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of a new run (default runs/<config name>-<date>-<time>)")
     p.add_argument("--device", choices=["cpu", "cuda"], help="where the networks run (default: the config's)")
     p.add_argument("--best-response", metavar="SPEC", help="train against this frozen policy:PATH in every other seat")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="collect rollouts on Ray actors: 'local' (a cluster started here), 'auto' (the running "
+                        "cluster) or HOST:PORT; needs Ray (pip install -e '.[ray]')")
     p.add_argument("--quiet", action="store_true", help="no progress bar: one line per evaluation and checkpoint")
     add_version(p)
     return p
@@ -63,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             overrides = parse_overrides(args.set)
             if args.device:
                 overrides["device"] = args.device
-            trainer = Trainer.resume(args.resume, overrides, args.quiet)
+            trainer = Trainer.resume(args.resume, overrides, args.quiet, ray_address=args.ray)
         else:
             extra = list(args.set)
             if args.device:
@@ -78,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             if os.path.isdir(os.path.join(run_dir, "states")):
                 raise ConfigError(f"run folder {run_dir!r} already holds a run: continue it with --resume {run_dir}, "
                                   "or give another --run-dir")
-            trainer = Trainer(config, run_dir, args.quiet)
+            trainer = Trainer(config, run_dir, args.quiet, ray_address=args.ray)
     except UnsupportedRulesError as e:
         print(f"bm-train: training runs on the vector engine, which does not play these rules: {e}", file=sys.stderr)
         return 2

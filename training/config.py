@@ -69,6 +69,7 @@ class TrainConfig:
     seed: int = 0  # seeds the engine, torch and the opponent draws
     torch_threads: int = 2  # intra-op threads for torch on CPU
     device: str = "cpu"  # cpu or cuda
+    ray_actors: int = 2  # with --ray: rollout actors, each playing num_envs / ray_actors games (ignored without --ray)
 
     # --- best response: train against a frozen policy (exploitability)
     frozen_opponent: str | None = None  # policy:PATH; when set, every other seat is this policy and no pool is used
@@ -76,7 +77,7 @@ class TrainConfig:
     def validate(self, source: str = "config") -> None:
         """Refuse values out of range, naming the key and what is allowed."""
         positive = ["num_envs", "rollout_steps", "total_decisions", "epochs", "minibatch_size", "snapshot_every",
-                    "checkpoint_every", "keep_checkpoints", "torch_threads", "eval_workers"]
+                    "checkpoint_every", "keep_checkpoints", "torch_threads", "eval_workers", "ray_actors"]
         for key in positive:
             if getattr(self, key) < 1:
                 raise ConfigError(f"{source}: key {key!r} must be at least 1, got {getattr(self, key)}")

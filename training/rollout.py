@@ -174,9 +174,10 @@ class SelfPlay:
                 "seating": self.seating.copy(), "carried": {k: v.copy() for k, v in self.carried.items()}}
 
     def set_state(self, state: dict) -> None:
+        """Continue from :meth:`get_state`; the arrays are copied, so the state may be read-only or reused."""
         self.engine.set_state(state["engine"])
-        self.obs, self.mask = np.asarray(state["obs"]), np.asarray(state["mask"])
-        self.seating = np.asarray(state["seating"])
+        self.obs, self.mask = np.array(state["obs"]), np.array(state["mask"])
+        self.seating = np.array(state["seating"])
         for key, mine in self.carried.items():
             saved = np.asarray(state["carried"][key])
             if saved.shape != mine.shape:

@@ -19,6 +19,7 @@ good state kept.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -39,7 +40,7 @@ from bm_env.vector import check_supported
 from .config import TrainConfig, config_from_dict
 from .curve import plot_curve
 from .ppo import NonFiniteLossError, ValueNet, update
-from .rollout import SelfPlay, hidden_size
+from .rollout import Rollout, SelfPlay, hidden_size
 from .state import TrainingStateError, latest_state, load_state, save_state, to_arrays, to_tensors
 
 #: Keys that ``--resume`` may change with ``--set``: how long and how often, never what is learned.
@@ -86,7 +87,9 @@ class _StopFlag:
 class Trainer:
     """One training run; :meth:`run` trains until the config's budget or a stop."""
 
-    def __init__(self, config: TrainConfig, run_dir: str, quiet: bool = False, log=print) -> None:
+    def __init__(self, config: TrainConfig, run_dir: str, quiet: bool = False, log=print,
+                 ray_address: str | None = None) -> None:
+        """``ray_address``: collect rollouts on Ray actors (see :mod:`training.ray_rollouts`); None: in this process."""
         self.config = config
         self.run_dir = run_dir
         self.quiet = quiet
@@ -98,9 +101,8 @@ class Trainer:
         self.device = torch.device(config.device)
         torch.set_num_threads(config.torch_threads)
         c = config
-        self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed)
         obs_size = observation.size_for(self.rules)
-        num_actions = self.selfplay.mask.shape[1]
+        num_actions = self.rules.num_actions
         with torch.random.fork_rng(devices=[]):  # initial weights from the run's seed, global state untouched
             torch.manual_seed(c.seed)
             self.actor = PolicyNet(obs_size, num_actions, c.hidden).to(self.device)
@@ -120,7 +122,16 @@ class Trainer:
         self.seconds = 0.0  # wall time of the run (evaluations included), over every session of it
         self.best: dict | None = None
         self.evaluations: list[dict] = []
-        self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
+        self.selfplay: SelfPlay | None = None
+        self.ray_rollouts = None
+        if ray_address is None:
+            self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed)
+            self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
+        else:
+            from .ray_rollouts import RayRollouts
+
+            self.ray_rollouts = RayRollouts(ray_address, c, self.rules, self.actor, self.critic, len(self.pool),
+                                            self._pool_share())
         self._writer = None
 
     # ------------------------------------------------------------------ state
@@ -138,15 +149,21 @@ class Trainer:
             "pool": [] if self.config.frozen_opponent else [p.state_dict() for p in self.pool],
             "pool_next": self.pool_next,
             "torch_generator": self.generator.get_state(), "numpy_generator": self.rng.bit_generator.state,
-            "selfplay": to_tensors(self.selfplay.get_state()),
+            "selfplay": None if self.selfplay is None else to_tensors(self.selfplay.get_state()),
+            "ray_actors": None if self.ray_rollouts is None else self.ray_rollouts.get_state(),
         }
 
     def save(self) -> str:
         return save_state(self.run_dir, self.update_index, self.state_payload(), self.config.keep_checkpoints)
 
     @classmethod
-    def resume(cls, run_dir: str, overrides: dict | None = None, quiet: bool = False, log=print) -> "Trainer":
-        """The trainer of the run's newest state; ``overrides`` may change only :data:`RESUME_KEYS`."""
+    def resume(cls, run_dir: str, overrides: dict | None = None, quiet: bool = False, log=print,
+               ray_address: str | None = None) -> "Trainer":
+        """The trainer of the run's newest state; ``overrides`` may change only :data:`RESUME_KEYS`.
+
+        A run made with ``--ray`` resumes only with ``--ray`` (each actor's games are in the
+        state), one made without it only without: the games in the state are played on.
+        """
         path = latest_state(run_dir)
         data = load_state(path)
         overrides = dict(overrides or {})
@@ -158,7 +175,13 @@ class Trainer:
             config = config_from_dict({**data["config"], **overrides}, f"{path} (resolved config)")
         except (KeyError, TypeError) as e:
             raise TrainingStateError(f"training state {path!r} has no readable config ({e})") from None
-        trainer = cls(config, run_dir, quiet, log)
+        on_ray = data.get("ray_actors") is not None
+        if on_ray != (ray_address is not None):
+            raise TrainingStateError(
+                f"training state {path!r} was saved by a run " + (
+                    f"on Ray ({len(data['ray_actors'])} rollout actors): resume it with --ray ADDRESS" if on_ray
+                    else "without Ray: resume it without --ray"))
+        trainer = cls(config, run_dir, quiet, log, ray_address)
         if data.get("rules") != trainer.rules.to_dict():
             raise TrainingStateError(f"training state {path!r} was saved for other rules than its config makes")
         try:
@@ -174,7 +197,10 @@ class Trainer:
             trainer.pool_next = int(data["pool_next"])
             trainer.generator.set_state(data["torch_generator"])
             trainer.rng.bit_generator.state = data["numpy_generator"]
-            trainer.selfplay.set_state(to_arrays(data["selfplay"]))
+            if on_ray:
+                trainer.ray_rollouts.set_state(data["ray_actors"])
+            else:
+                trainer.selfplay.set_state(to_arrays(data["selfplay"]))
             trainer.update_index, trainer.decisions = int(data["update"]), int(data["decisions"])
             trainer.seconds, trainer.best = float(data["seconds"]), data["best"]
             trainer.evaluations = list(data["evaluations"])
@@ -267,7 +293,8 @@ class Trainer:
                        unit_scale=True, desc="bm-train")
         say = self.log if bar is None else bar.write
         stopped = "done"
-        with _StopFlag() as stop:
+        # The rollout actors end with the loop, however it ends (after the last save, which reads their games).
+        with _StopFlag() as stop, self.ray_rollouts or contextlib.nullcontext():
             while self._budget_left():
                 started = time.perf_counter()
                 try:
@@ -309,6 +336,16 @@ class Trainer:
             self._writer.close()
         return result
 
+    def collect(self) -> Rollout:
+        """One rollout of the current policy: in this process, or on the Ray actors with ``--ray``."""
+        c = self.config
+        self.actor.eval()
+        if self.ray_rollouts is None:
+            return self.selfplay.collect(self.actor, self.critic, self.pool, self.generator, self.rng,
+                                         self._pool_share(), c.gamma, c.gae_lambda, self.device)
+        return self.ray_rollouts.collect(self.actor, self.critic, self.pool, self._pool_share(), c.gamma,
+                                         c.gae_lambda, self.device)
+
     def _one_update(self, bar) -> float:
         """One rollout and one PPO update; returns the decisions per second of both together."""
         c = self.config
@@ -316,9 +353,7 @@ class Trainer:
         if c.anneal_lr:
             for group in self.optimizer.param_groups:
                 group["lr"] = c.lr * max(1.0 - self.decisions / c.total_decisions, 0.0)
-        self.actor.eval()
-        rollout = self.selfplay.collect(self.actor, self.critic, self.pool, self.generator, self.rng,
-                                        self._pool_share(), c.gamma, c.gae_lambda, self.device)
+        rollout = self.collect()
         collected = time.perf_counter()
         self.actor.train()
         stats = update(self.actor, self.critic, self.optimizer, rollout.batch, c.epochs, c.minibatch_size, c.clip,
