@@ -14,7 +14,7 @@ thin wrapper of our own that reads hot attributes directly; see :mod:`bm_env.env
 
 Importing this module registers ``bm_env/black_maria-v0`` with PettingZoo's registry, so
 ``pettingzoo.make("aec", "bm_env/black_maria-v0", num_players=4)`` works on versions that
-have one (1.26+).
+have one (1.27+).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def env(**kwargs: Any) -> FastOrderEnforcingWrapper:
 def _register() -> None:
     try:
         from pettingzoo import aec_registry, register
-    except ImportError:  # PettingZoo before the registry (1.24, 1.25)
+    except ImportError:  # PettingZoo before the registry (1.24 to 1.26)
         return
     if ENV_ID not in aec_registry:
         register("aec", ENV_ID, entry_point=env)

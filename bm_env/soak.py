@@ -37,6 +37,7 @@ from .deal import IllegalActionError
 from .record import RecordError, deal_record, match_record, replay_deal, replay_match
 from .rules import PRESETS, Rules, make_rules
 from .vector import VectorEngine
+from .vector.popcount import bitwise_count
 from .vector.support import UnsupportedRulesError, check_supported
 
 #: Share of decisions at which a soak tries an illegal action first.
@@ -154,7 +155,7 @@ def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.nd
     held = np.where(passing, st["hands"] | st["passed"], st["hands"])
     parts = np.concatenate([held, st["played"]], axis=1)
     union = np.bitwise_or.reduce(parts, axis=1)
-    count = np.bitwise_count(parts).astype(np.int64).sum(axis=1)
+    count = bitwise_count(parts).astype(np.int64).sum(axis=1)
     bad = (union != deck) | (count != deck_size)
     if bad.any():
         res.fail(f"{where}: game {int(np.flatnonzero(bad)[0])}: hands, passes and played cards do not partition "

@@ -4,7 +4,8 @@
 # Integrations whose libraries pin versions the main .venv must not take (RLlib pins
 # gymnasium, the oldest-versions run pins everything low) each get their own environment.
 #   scripts/setup_extra_env.sh NAME [GROUP,...|-] [PIP_ARGS...]
-# torch==2.13.0 is installed first when no torch is present (see scripts/setup_env.sh).
+# torch==2.13.0 is installed first when no torch is present (see scripts/setup_env.sh) and
+# PIP_ARGS name no torch version of their own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
@@ -21,7 +22,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 VPY="$venv/bin/python"
 "$VPY" -m pip install -q --upgrade pip
-if ! "$VPY" -c "import torch" >/dev/null 2>&1; then
+if ! "$VPY" -c "import torch" >/dev/null 2>&1 && ! printf '%s\n' "$@" | grep -qi '^torch[=<>~!]'; then
     "$VPY" -m pip install -q "torch==2.13.0"
 fi
 extras="test"

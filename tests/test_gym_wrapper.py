@@ -1,14 +1,18 @@
 """The Gymnasium single-agent wrapper: check_env, opponents, rewards of the learning seat, masks."""
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from bm_env.agents import AgentSpecError, HeuristicAgent, PolicyAgent, RandomAgent
 from bm_env.deal import IllegalActionError
 from bm_env.env.gym_wrapper import SingleAgentEnv
 from bm_env.rewards import deal_rewards
+
+SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
 
 
 @pytest.mark.parametrize("kwargs", [dict(), dict(learner=2, rules="american_hearts", episode="match"),
@@ -96,3 +100,61 @@ def test_renege_default_ends_the_deal_with_the_penalty():
     env.reset(seed=0)
     _, reward, done, _, info = env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))
     assert done and reward == -43 and info["deal_score"] == 43
+
+
+def _play(env, seed):
+    """The learner's observations and rewards over one episode, always playing its lowest legal action."""
+    obs, _ = env.reset(seed=seed)
+    out, done = [obs.tobytes()], False
+    while not done:
+        obs, r, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        out.append((obs.tobytes(), r))
+    return out
+
+
+def test_opponents_by_spec_play_every_other_seat():
+    env = SingleAgentEnv(learner=1, opponents="heuristic", illegal_action="raise")
+    assert sorted(env._opponents) == [0, 2]
+    assert all(isinstance(a, HeuristicAgent) for a in env._opponents.values())
+    assert env._opponents[0] is not env._opponents[2]  # one agent per seat, each with its own generator
+    assert len(_play(env, 3)) > 1
+
+
+def test_spec_opponents_are_reseeded_from_the_wrapper_seed():
+    env = SingleAgentEnv(opponents="random")
+    first = _play(env, 5)
+    assert _play(env, 5) == first  # the same env again: without reseeding, the agents' generators would run on
+    assert _play(SingleAgentEnv(opponents="random"), 5) == first
+    assert any(_play(env, s) != first for s in (6, 7, 8))
+
+
+def test_mixed_opponents_specs_callables_and_agents():
+    calls = []
+
+    def lowest(obs, mask):
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    agent = RandomAgent(0)
+    env = SingleAgentEnv(num_players=4, opponents=["random", lowest, agent])
+    assert isinstance(env._opponents[1], RandomAgent) and env._opponents[1] is not agent
+    assert env._opponents[2] is lowest and env._opponents[3] is agent
+    assert env._built == [env._opponents[1]]  # only what the wrapper built is reseeded
+    _play(env, 0)
+    assert calls
+
+
+@pytest.mark.skipif(not SHIPPED.exists(), reason="checkpoints/black_maria_3p.pt is not in this checkout")
+def test_policy_spec_opponents_use_the_checkpoint():
+    env = SingleAgentEnv(opponents=f"policy:{SHIPPED}", illegal_action="raise")
+    assert all(isinstance(a, PolicyAgent) and a.path == str(SHIPPED) for a in env._opponents.values())
+    assert len(_play(env, 1)) > 1
+
+
+def test_bad_opponent_specs_are_refused_with_the_accepted_forms():
+    with pytest.raises(AgentSpecError, match=r"unknown agent 'nosuch'.*accepted: random \| heuristic"):
+        SingleAgentEnv(opponents="nosuch")
+    with pytest.raises(AgentSpecError, match="worlds=0 must be at least 1"):
+        SingleAgentEnv(opponents=["heuristic", "pimc:worlds=0"])
+    with pytest.raises(ValueError, match=r"opponent for seat 2 must be an agent spec such as 'heuristic'.*got 5"):
+        SingleAgentEnv(opponents=["heuristic", 5])

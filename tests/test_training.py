@@ -19,7 +19,7 @@ from bm_env.vector import VectorEngine
 from training.config import TrainConfig, config_from_dict, load_train_config
 from training.ppo import NonFiniteLossError
 from training.rollout import hidden_cards
-from training.state import TrainingStateError, latest_state, list_states, load_state
+from training.state import TrainingStateError, latest_state, list_states, load_state, to_arrays, to_tensors
 from training.trainer import Trainer
 
 #: A run small enough for the fast suite: 16 games x 30 steps = 480 decisions per update.
@@ -254,6 +254,18 @@ def test_engine_state_round_trip_continues_identically():
             assert np.array_equal(x, y)
     with pytest.raises(ValueError, match="other rules or another batch size"):
         VectorEngine(rules, 8).set_state(a.get_state())
+
+
+def test_state_arrays_survive_a_weights_only_file_bit_for_bit(tmp_path):
+    masks = np.array([[0, 1, 2**63 + 5], [2**64 - 1, 2**51, 7]], dtype=np.uint64)  # card masks use all 64 bits
+    state = {"hands": masks, "scores": [np.arange(3, dtype=np.int32)], "seed": 4}
+    path = tmp_path / "s.pt"
+    torch.save(to_tensors(state), path)
+    back = to_arrays(torch.load(path, weights_only=True))
+    assert back["hands"].dtype == np.uint64 and np.array_equal(back["hands"], masks)
+    assert back["scores"][0].dtype == np.int32 and back["seed"] == 4
+    if hasattr(torch, "uint64"):  # states written as uint64 tensors (torch 2.3+) still load
+        assert np.array_equal(to_arrays({"hands": torch.from_numpy(masks)})["hands"], masks)
 
 
 def test_every_config_key_is_documented():

@@ -22,6 +22,7 @@ from bm_env.infostate import information_state
 from bm_env.rewards import deal_rewards
 from bm_env.rules import PRESETS, Rules, make_rules
 from bm_env.vector import UnsupportedRulesError, VectorEngine
+from bm_env.vector.popcount import bitwise_count
 
 
 def reference_obs(deal: Deal, seat: int) -> np.ndarray:
@@ -187,8 +188,8 @@ def test_cards_are_conserved_and_masks_are_never_empty(seed, preset, steps):
         passing = s["phase"] == 0
         in_play |= np.where(passing, np.bitwise_or.reduce(s["passed"], axis=1), 0).astype(np.uint64)
         assert (in_play == np.uint64(deck)).all()
-        assert (np.bitwise_count(s["hands"]).sum(axis=1) + np.bitwise_count(s["played"]).sum(axis=1)
-                + np.where(passing, np.bitwise_count(s["passed"]).sum(axis=1), 0) == bin(deck).count("1")).all()
+        assert (bitwise_count(s["hands"]).sum(axis=1) + bitwise_count(s["played"]).sum(axis=1)
+                + np.where(passing, bitwise_count(s["passed"]).sum(axis=1), 0) == bin(deck).count("1")).all()
         assert (mask.sum(axis=1) > 0).all()
         own_hand = s["hands"][np.arange(5), to_act]
         assert ((s["legal"] & ~own_hand) == 0).all()  # only cards the acting seat holds

@@ -4,7 +4,9 @@ One ``torch.save`` file per checkpoint (``RUN_DIR/states/state_000040.pt``), loa
 ``weights_only=True`` (no code runs when a file is opened): the networks, the optimiser,
 the snapshot pool, the counters, every random generator (torch's, numpy's, the engine's),
 the engine's games and the decisions carried between rollouts, the resolved config, the
-rules and the observation layout. Numpy arrays are stored as tensors. Files are written
+rules and the observation layout. Numpy arrays are stored as tensors; uint64 arrays (the
+engine's card masks) as their int64 view under the key ``"uint64"``, because torch before
+2.3 has no uint64 tensors (states written as uint64 tensors still load). Files are written
 atomically (a temporary file, then ``os.replace``), so a kill while writing leaves the
 previous state whole; the last ``keep`` states are kept.
 """
@@ -30,10 +32,16 @@ class TrainingStateError(ValueError):
     """A training state that cannot be resumed here, with the reason."""
 
 
+_UINT64 = "uint64"
+
+
 def to_tensors(x: Any) -> Any:
     """Numpy arrays inside nested dicts and lists as tensors (``weights_only`` files hold tensors, not arrays)."""
     if isinstance(x, np.ndarray):
-        return torch.from_numpy(np.ascontiguousarray(x))
+        x = np.ascontiguousarray(x)
+        if x.dtype == np.uint64:
+            return {_UINT64: torch.from_numpy(x.view(np.int64))}  # bit for bit; see the module docstring
+        return torch.from_numpy(x)
     if isinstance(x, dict):
         return {k: to_tensors(v) for k, v in x.items()}
     if isinstance(x, list):
@@ -46,6 +54,8 @@ def to_arrays(x: Any) -> Any:
     if isinstance(x, torch.Tensor):
         return x.numpy()
     if isinstance(x, dict):
+        if x.keys() == {_UINT64}:
+            return x[_UINT64].numpy().view(np.uint64)
         return {k: to_arrays(v) for k, v in x.items()}
     if isinstance(x, list):
         return [to_arrays(v) for v in x]

@@ -5,10 +5,15 @@ The observation is the learning seat's int8 vector; the legal actions come from
 ``info["action_mask"]``. The reward of a step is what the learning seat earned between its
 decisions (deal rewards, see :mod:`bm_env.rewards`).
 
-Opponents are callables ``f(observation, mask) -> action`` or objects with the
-:class:`~bm_env.agents.base.Agent` method ``act(observation, mask, info_state)``; without
-any, each other seat plays a legal card uniformly at random from the wrapper's seeded
-generator.
+``opponents`` names the other seats' players the way every tool does: an agent spec
+(``"heuristic"``, ``"policy:checkpoints/black_maria_3p.pt"``, see :mod:`bm_env.agents`), a
+callable ``f(observation, mask) -> action`` or an object with the
+:class:`~bm_env.agents.base.Agent` method ``act(observation, mask, info_state)``. One of
+these plays every other seat (a spec builds one agent per seat); a list gives one per
+other seat in seat order and may mix the kinds. Agents built from specs are reseeded at
+every reset from the wrapper's generator, so ``reset(seed=...)`` fixes their play too;
+callables and agent objects are the caller's to seed. Without opponents, each other seat
+plays a legal card uniformly at random from the wrapper's generator.
 
 Illegal actions: a learner that samples from the full action space (as
 ``gymnasium.utils.env_checker.check_env`` does) needs an answer other than an exception,
@@ -48,20 +53,32 @@ class SingleAgentEnv(gymnasium.Env):
         self.agent = f"player_{learner}"
         others = [s for s in range(n) if s != learner]
         if opponents is None:
-            self._opponents: dict[int, Any] = {}
+            opponents = {}
         elif isinstance(opponents, Sequence) and not isinstance(opponents, str):
             if len(opponents) != n - 1:
                 raise ValueError(f"opponents must hold one agent per other seat ({n - 1}), got {len(opponents)}")
-            self._opponents = dict(zip(others, opponents))
+            opponents = dict(zip(others, opponents))
         else:
-            self._opponents = {s: opponents for s in others}
-        for s, opp in self._opponents.items():
-            if not callable(opp) and not hasattr(opp, "act"):
-                raise ValueError(f"opponent for seat {s} must be a callable (observation, mask) or have .act, got {opp!r}")
+            opponents = {s: opponents for s in others}
+        self._opponents: dict[int, Any] = {s: self._opponent(s, opp) for s, opp in opponents.items()}
+        #: The agents this wrapper built from specs, in seat order: the ones it reseeds at reset.
+        self._built = [self._opponents[s] for s, opp in opponents.items() if isinstance(opp, str)]
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(self.agent)["observation"]
         self.action_space = self.aec.action_space(self.agent)
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+
+    def _opponent(self, seat: int, opp: Any) -> Any:
+        """The player for ``seat``: an agent built from a spec, or the callable or agent given."""
+        if isinstance(opp, str):
+            # Imported here: bm_env.agents loads torch, which a wrapper without specs does not need.
+            from ..agents import make_agent
+
+            return make_agent(opp, self.aec.rules)  # an unknown spec raises AgentSpecError with the forms
+        if callable(opp) or hasattr(opp, "act"):
+            return opp
+        raise ValueError(f"opponent for seat {seat} must be an agent spec such as 'heuristic', a callable "
+                         f"(observation, mask) or an object with .act, got {opp!r}")
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learning seat now (int8; all zero once the episode is over)."""
@@ -71,6 +88,8 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         # Every episode's deal is drawn from the wrapper's generator, so one seed fixes the whole run.
         self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+        for agent in self._built:
+            agent.reset(int(self.np_random.integers(2**31)))
         self._play_others()  # the learner acts before any deal can end, so no reward is lost here
         return self._observe()
 

@@ -83,7 +83,11 @@ class FastOrderEnforcingWrapper(OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        super().reset(seed=seed, options=options)
+        # OrderEnforcingWrapper.reset without BaseWrapper.reset: before PettingZoo 1.24.3 that
+        # copies agent_selection, rewards ... onto the wrapper, which the properties above refuse.
+        self._has_reset = True
+        self._has_updated = True
+        self.env.reset(seed=seed, options=options)
         # Once reset, observe() and last() have nothing left to check: the wrapped environment's
         # own methods, bound on the instance, answer them without a call through this wrapper.
         self.observe = self.env.observe

@@ -46,7 +46,7 @@ class DealSource:
     def _refill(self, need: int) -> None:
         count = max(self.block, need)
         order = np.ascontiguousarray((self._sorted_keys(count) & _CARD).T)  # [position, deal]
-        bits = np.left_shift(np.uint64(1), order)
+        bits = np.left_shift(np.uint64(1), order.astype(np.uint64))  # uint32 shifts: numpy 1.x would keep uint32
         # Card i of a shuffled deck goes to seat i mod n: one card at a time round the table.
         fresh = np.bitwise_or.reduce(bits.reshape(-1, self.n, count), axis=0).T
         self._hands = np.concatenate([self._hands[self._next:], fresh])

@@ -29,6 +29,7 @@ from ..deal import IllegalActionError
 from ..rules import Rules, direction_offset
 from .deals import DealSource
 from .encoder import Encoder, number_cells
+from .popcount import bitwise_count
 from .scoring import deal_rewards, deal_scores
 from .support import check_supported
 
@@ -47,7 +48,7 @@ _NTH_BIT = np.array([[b for b in range(8) if x >> b & 1][i] if i < bin(x).count(
 
 def _card_ids(one_card_masks: np.ndarray) -> np.ndarray:
     """The card id of each mask holding exactly one card (the count of the bits below it)."""
-    return np.bitwise_count(one_card_masks - _ONE)
+    return bitwise_count(one_card_masks - _ONE)
 
 
 class VectorEngine:
@@ -261,11 +262,11 @@ class VectorEngine:
         """
         x = self.legal
         m = x.shape[0]
-        k = (rng.random(m) * np.bitwise_count(x)).astype(np.uint8)
-        counts = np.bitwise_count(x.view(np.uint8)).view(np.uint64)  # byte i: set bits in byte i
+        k = (rng.random(m) * bitwise_count(x)).astype(np.uint8)
+        counts = bitwise_count(x.view(np.uint8)).view(np.uint64)  # byte i: set bits in byte i
         upto = counts * _BYTE_ONES  # byte i: set bits in bytes 0..i (at most 52: no carry)
         # Bytes whose running total is at most k: the top bit of each byte of (k | 128) - total.
-        byte = np.bitwise_count(((k.astype(np.uint64) * _BYTE_ONES | _BYTE_TOPS) - upto) & _BYTE_TOPS)
+        byte = bitwise_count(((k.astype(np.uint64) * _BYTE_ONES | _BYTE_TOPS) - upto) & _BYTE_TOPS)
         shift = (byte << 3).astype(np.uint64)
         below = ((upto - counts) >> shift).astype(np.uint8)  # set bits before that byte
         bits = (x >> shift).astype(np.int64) & 0xFF
@@ -364,7 +365,7 @@ class VectorEngine:
         if h.shape != (N, n):
             raise ValueError(f"hands must be [{N}, {n}] uint64 card masks (one row per game, seat by column), got {h.shape}")
         union = np.bitwise_or.reduce(h, axis=1)
-        sizes = np.bitwise_count(h)
+        sizes = bitwise_count(h)
         ok = (union == np.uint64(self.deck)) & (sizes == self.hand_size).all(axis=1)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
