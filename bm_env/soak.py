@@ -6,8 +6,8 @@ every player count it allows and checks, for each:
 
 - the acting player's mask is never empty, and lies within their hand (vector engine) or
   their legal actions; nobody else has a mask (``env()``);
-- the hands, the cards picked to pass and the cards played partition the deck (vector
-  engine, every step); the cards dealt and the kitty come back as the cards of the tricks,
+- the hands, the cards picked to pass, the cards played, the kitty (apart, or taken into
+  a hand) and its discards partition the deck (vector engine, every step); the cards dealt and the kitty come back as the cards of the tricks,
   the kitty and the discards (``env()``, at the end of each deal);
 - a deal's total is one the rules allow (the card values, clean tricks and moon outcomes,
   where those decide it alone);
@@ -19,7 +19,7 @@ every player count it allows and checks, for each:
 
 The vector engine plays most deals (it steps thousands at once); ``env()`` plays a share of
 them (``env_deals``), spread over every preset and player count, and alone plays the rule
-systems the vector engine refuses (two decks, charging, teams). ``bm-soak`` is the
+systems the vector engine refuses (two decks). ``bm-soak`` is the
 command-line front (:mod:`bm_env.cli.soak`).
 """
 
@@ -39,6 +39,8 @@ from .rules import PRESETS, Rules, make_rules
 from .vector import VectorEngine
 from .vector.support import UnsupportedRulesError, check_supported
 
+#: The card ids of a legal set (the extra decisions are not cards in a hand).
+_CARD_IDS = np.uint64((1 << 52) - 1)
 #: Share of decisions at which a soak tries an illegal action first.
 ILLEGAL_RATE = 0.02
 #: Failures kept with their message per configuration (all are counted).
@@ -118,7 +120,8 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     deck = np.uint64(rules.deck_mask())
     deck_size = rules.deck_mask().bit_count()
     values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1]
-    totals = np.array(sorted(allowed_totals(rules, values, rules.hand_size())), dtype=np.int64)
+    allowed = allowed_totals(rules, values, rules.hand_size())
+    totals = None if allowed is None else np.array(sorted(allowed), dtype=np.int64)
     games = np.arange(batch)
     _, mask, _ = engine.reset()
     step = 0
@@ -132,13 +135,13 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
         _, mask, _, _, done, final_scores = engine.step(actions)
         res.decisions += batch
         step += 1
-        if done.any():
+        if done.any() and totals is not None:
             sums = final_scores[done].sum(axis=1)
             bad = ~np.isin(sums, totals)
             if bad.any():
                 res.fail(f"{where}: a deal's scores {final_scores[done][bad][0].tolist()} add up to "
                          f"{int(sums[bad][0])}; the rules allow {totals.tolist()}")
-            res.deals += int(done.sum())
+        res.deals += int(done.sum())
     res.seconds = time.perf_counter() - start
     return res
 
@@ -148,11 +151,16 @@ def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.nd
     if not mask.any(axis=1).all():
         res.fail(f"{where}: game {int(np.flatnonzero(~mask.any(axis=1))[0])} has an empty mask for its actor")
     actor_hand = st["hands"][games, st["to_act"]]
-    if (st["legal"] & ~actor_hand).any():
+    if (st["legal"] & _CARD_IDS & ~actor_hand).any():
         res.fail(f"{where}: a legal card is not in the actor's hand")
     passing = (st["phase"] == 0)[:, None]
     held = np.where(passing, st["hands"] | st["passed"], st["hands"])
     parts = np.concatenate([held, st["played"]], axis=1)
+    if "kitty" in st:  # the kitty's cards went to a hand (to be played or discarded), or stay apart
+        kitty, discarded = st["kitty"], st["discarded"]
+        seen = np.bitwise_or.reduce(parts, axis=1) | discarded
+        apart = np.where((kitty & seen) == 0, kitty, np.uint64(0))
+        parts = np.concatenate([parts, apart[:, None], discarded[:, None]], axis=1)
     union = np.bitwise_or.reduce(parts, axis=1)
     count = np.bitwise_count(parts).astype(np.int64).sum(axis=1)
     bad = (union != deck) | (count != deck_size)

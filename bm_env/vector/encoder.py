@@ -23,7 +23,7 @@ import sys
 import numpy as np
 
 from .. import observation as ref_obs
-from ..deal import Deal, deal_hands
+from ..deal import Deal, deal_cards
 from ..infostate import information_state
 from ..rules import Rules
 
@@ -41,7 +41,8 @@ def number_cells(v: np.ndarray) -> np.ndarray:
 def template_row(rules: Rules) -> np.ndarray:
     """The reference observation of a fresh deal: its constant parts are those of every deal."""
     n = rules.num_players
-    deal = Deal(rules, deal_hands(rules, n, 0, np.random.default_rng(0)), 0, "hold")
+    hands, kitty = deal_cards(rules, n, 0, np.random.default_rng(0))
+    deal = Deal(rules, hands, 0, "hold", kitty=kitty)
     return ref_obs.encode(information_state(deal, 0, [0] * n, 0))
 
 
@@ -90,10 +91,10 @@ class Encoder:
         if sys.byteorder != "little":
             raise RuntimeError("the vector engine reads uint64 card masks as little-endian bytes; this machine is big-endian")
         n = self.n = rules.num_players
-        o = ref_obs.offsets(n)
-        self.size = ref_obs.size(n)
-        assert self.size % 8 == 0
-        self.row_bytes = self.size // 8
+        feats = ref_obs.features(rules)
+        o = ref_obs.offsets(n, feats)
+        self.size = ref_obs.size(n, feats)
+        self.row_bytes = -(-self.size // 8)  # a row that ends inside a byte is unpacked with a count
         row = template_row(rules)
         # Card planes: hand, received, (played by, trick card of) seat 0..n-1, passed to seat
         # 1..n-1, and the constant no-pass plane.
@@ -176,9 +177,7 @@ class Encoder:
         odd[0] = s["received"].reshape(-1)[own]
         even[1:n + 1] = s["played"].reshape(-1)[rel_idx]
         odd[1:n + 1] = s["trick_bits"].reshape(-1)[rel_idx]
-        # The cards this seat passed sit in the plane of their receiver (a hold deal has none).
-        off = s["pass_offset"]
-        passed = s["picks"].reshape(-1)[own] * (off == self.receivers)
+        passed = self._passed_planes(s, own)
         scratch.passed_even[...] = passed[0::2]
         scratch.passed_odd[...] = passed[1::2]
         # Straight into the packed rows, high words first: each spills 3 bytes into the next
@@ -193,14 +192,11 @@ class Encoder:
         if self.flag_words == 2:
             scratch.flags[:, 1] = (block >> self.spill_shift) | self.const_flags[1]
 
-        obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
-        legal = s["legal"]
-        half = m // 2
-        np.right_shift(legal[1::2], np.uint64(12), out=scratch.mask_high)  # first: it spills into the next pair
-        np.bitwise_or(legal[0:2 * half:2], legal[1::2] << np.uint64(52), out=scratch.mask_low[:half])
-        if m % 2:
-            scratch.mask_low[half] = legal[-1]
-        mask = np.unpackbits(scratch.mask_packed, count=52 * m, bitorder="little").view(np.int8).reshape(m, 52)
+        if self.size % 8:
+            obs = np.unpackbits(scratch.packed.reshape(m, -1), axis=1, count=self.size, bitorder="little").view(np.int8)
+        else:
+            obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
+        mask = self._masks(s["legal"], scratch)
 
         # Two cells per int16: the pass count and the tricks played, then each seat's points.
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
@@ -209,3 +205,20 @@ class Encoder:
         numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
         return obs, mask
+
+    def _passed_planes(self, s: dict, own: np.ndarray) -> np.ndarray:
+        """``[n - 1, M]``: the cards the acting seat passed to the seat r + 1 places to its left.
+
+        They all sit in the plane of the deal's one receiver (a hold deal has none).
+        """
+        return s["picks"].reshape(-1)[own] * (s["pass_offset"] == self.receivers)
+
+    def _masks(self, legal: np.ndarray, scratch: _Scratch) -> np.ndarray:
+        """``[M, 52]`` int8 masks of the legal sets, packed two games per 13 bytes and unpacked at once."""
+        m = legal.shape[0]
+        half = m // 2
+        np.right_shift(legal[1::2], np.uint64(12), out=scratch.mask_high)  # first: it spills into the next pair
+        np.bitwise_or(legal[0:2 * half:2], legal[1::2] << np.uint64(52), out=scratch.mask_low[:half])
+        if m % 2:
+            scratch.mask_low[half] = legal[-1]
+        return np.unpackbits(scratch.mask_packed, count=52 * m, bitorder="little").view(np.int8).reshape(m, 52)
