@@ -18,8 +18,8 @@ every player count it allows and checks, for each:
   (``episode="match"``), whose record replays to the reported totals and winners.
 
 The vector engine plays most deals (it steps thousands at once); ``env()`` plays a share of
-them (``env_deals``), spread over every preset and player count, and alone plays the rule
-systems the vector engine refuses (two decks). ``bm-soak`` is the
+them (``env_deals``), spread over every preset and player count, and alone plays what the
+vector engine refuses (two decks with more than 7 players). ``bm-soak`` is the
 command-line front (:mod:`bm_env.cli.soak`).
 """
 
@@ -117,9 +117,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     rng = np.random.default_rng(seed)
     batch = max(1, min(batch, deals))
     engine = VectorEngine(rules, batch_size=batch, seed=int(rng.integers(2**63)))
-    deck = np.uint64(rules.deck_mask())
-    deck_size = rules.deck_mask().bit_count()
-    values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1]
+    values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1] * rules.decks
     allowed = allowed_totals(rules, values, rules.hand_size())
     totals = None if allowed is None else np.array(sorted(allowed), dtype=np.int64)
     games = np.arange(batch)
@@ -128,7 +126,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     while res.deals < deals and res.failures == 0:
         st = engine.state()
         where = f"{preset} {rules.num_players}p vector seed {seed} step {step}"
-        _check_vector_step(res, st, mask, games, deck, deck_size, where)
+        _check_vector_step(res, st, mask, games, rules, where)
         actions = engine.random_actions(rng)
         if rng.random() < ILLEGAL_RATE * rules.num_players:
             _try_vector_illegal(res, engine, actions, st, rng, where)
@@ -146,7 +144,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     return res
 
 
-def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.ndarray, deck, deck_size: int,
+def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.ndarray, rules: Rules,
                        where: str) -> None:
     if not mask.any(axis=1).all():
         res.fail(f"{where}: game {int(np.flatnonzero(~mask.any(axis=1))[0])} has an empty mask for its actor")
@@ -154,19 +152,23 @@ def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.nd
     if (st["legal"] & _CARD_IDS & ~actor_hand).any():
         res.fail(f"{where}: a legal card is not in the actor's hand")
     passing = (st["phase"] == 0)[:, None]
-    held = np.where(passing, st["hands"] | st["passed"], st["hands"])
-    parts = np.concatenate([held, st["played"]], axis=1)
-    if "kitty" in st:  # the kitty's cards went to a hand (to be played or discarded), or stay apart
-        kitty, discarded = st["kitty"], st["discarded"]
-        seen = np.bitwise_or.reduce(parts, axis=1) | discarded
-        apart = np.where((kitty & seen) == 0, kitty, np.uint64(0))
-        parts = np.concatenate([parts, apart[:, None], discarded[:, None]], axis=1)
+    parts = [st["hands"], np.where(passing, st["passed"], np.uint64(0)), st["played"]]
+    if rules.decks == 2:  # the cards held, passed and played twice count again
+        parts += [st["hands_twice"], np.where(passing, st["passed_twice"], np.uint64(0)), st["played_twice"]]
+    if rules.kitty != "none":
+        # The kitty stays apart (its points to its taker) unless its taker added it to their hand
+        # (kitty_to_hand), from which they discard: then it is in the hands, played or discarded.
+        kitty, discarded = st["kitty"].reshape(len(games), -1), st["discarded"].reshape(len(games), -1)
+        in_hand = (st["kitty_taker"] >= 0) & ((st["phase"] == 3) | discarded.any(axis=1)) & rules.kitty_to_hand
+        parts += [np.where(in_hand[:, None], np.uint64(0), kitty), discarded]
+    parts = np.concatenate(parts, axis=1)
     union = np.bitwise_or.reduce(parts, axis=1)
     count = np.bitwise_count(parts).astype(np.int64).sum(axis=1)
-    bad = (union != deck) | (count != deck_size)
+    deck = rules.deck_mask()
+    bad = (union != np.uint64(deck)) | (count != deck.bit_count() * rules.decks)
     if bad.any():
-        res.fail(f"{where}: game {int(np.flatnonzero(bad)[0])}: hands, passes and played cards do not partition "
-                 "the deck")
+        res.fail(f"{where}: game {int(np.flatnonzero(bad)[0])}: hands, passes, played cards and the kitty do not "
+                 "partition the deck")
 
 
 def _try_vector_illegal(res: SoakResult, engine: VectorEngine, actions: np.ndarray, st: dict,

@@ -93,7 +93,7 @@ def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "s
             if not np.array_equal(obs[i], want):
                 bad = [name for name, sl in o.items() if not np.array_equal(obs[i][sl], want[sl])]
                 raise AssertionError(f"{where}: observation differs in {bad}")
-        actions = choose(mask, rng) if chooser is None else chooser(mask, to_act)
+        actions = choose(mask, rng) if chooser is None else chooser(mask, refs)
         seen["pass_on"] += int((actions == PASS_ON).sum())
         last = to_act.copy()
         obs, mask, to_act, rewards, done, final = eng.step(actions)
@@ -140,6 +140,12 @@ CASES = {
                                                  "kitty": "first_trick", "card_values": "turbo"}),
     "booster-every-moon-unless-win": ("booster_nines", 4, {"card_values": ONLY_QS, "moon": "others_plus_unless_win",
                                                            "match_threshold": 10}),
+    "cancellation-6": ("cancellation", 6, {}),
+    "cancellation-7": ("cancellation", 7, {}),
+    "cancellation-6-to-hand-pass-on-choice": ("cancellation", 6, {"kitty": "first_point", "kitty_to_hand": True,
+                                                                  "optional_pass": True, "moon": "shooter_choice"}),
+    "cancellation-7-scatter-trumps": ("cancellation", 7, {"pass_count": 6, "pass_cycle": ("scatter", "right"),
+                                                          "trumps": "hearts", "hearts_lead": "any_time"}),
 }
 
 
@@ -181,12 +187,31 @@ def test_shooting_the_sun():
     rest = [c for c in range(NUM_CARDS) if c not in top]
     hands = [sum(1 << c for c in h) for h in (top, rest[0:13], rest[13:26], rest[26:39])]
 
-    def chooser(mask, to_act):
-        return np.array([np.flatnonzero(row).max() if seat == 0 else np.flatnonzero(row).min()
-                         for row, seat in zip(mask, to_act)])
+    def chooser(mask, refs):
+        return np.array([np.flatnonzero(row).max() if ref.to_act == 0 else np.flatnonzero(row).min()
+                         for row, ref in zip(mask, refs)])
 
     seen = play_side_by_side(rules, batch=2, deals=2, seed=0, dealt=[(hands, [])] * 2, chooser=chooser)
     assert seen["moons"] == 2 and "moon" in seen["phases"]
+
+
+def test_cancelled_tricks_wait_for_the_next_winner():
+    # Seats 0-1, 2-3 and 4-5 hold identical hands, nobody passes, and each seat copies the card
+    # before it when it can: whole tricks cancel and wait on the table for the next winner.
+    rules = make_rules("cancellation", 6, pass_count=0)
+    ids = list(range(NUM_CARDS))
+    hands = [ids[0:17], ids[0:17], ids[17:34], ids[17:34], ids[34:51], ids[34:51]]
+    rng = np.random.default_rng(2)
+
+    def chooser(mask, refs):
+        out = choose(mask, rng)
+        for g, ref in enumerate(refs):
+            if ref.trick and mask[g][ref.trick[-1]]:
+                out[g] = ref.trick[-1]
+        return out
+
+    seen = play_side_by_side(rules, batch=2, deals=4, seed=0, dealt=[(hands, [51, 51])] * 2, chooser=chooser)
+    assert seen["pending"] > 0
 
 
 def test_extra_actions_are_drawn_by_random_actions():

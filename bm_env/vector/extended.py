@@ -58,6 +58,12 @@ def _chunk_table(values) -> np.ndarray:
                            for s in range(4)]).astype(np.int32)
 
 
+def _add_copies(once: np.ndarray, twice: np.ndarray, more: np.ndarray, more_twice: np.ndarray):
+    """Two decks: the masks (at least once, twice) of a card set after adding another; no card
+    has more than two copies, so a card is there twice if it was, if it comes twice, or once each."""
+    return once | more, twice | more_twice | (once & more)
+
+
 def _mask_sum(table: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The sum of a card table over the cards of each mask (four lookups, one per suit)."""
     out = table[(masks & _CHUNK).astype(np.int64)]
@@ -117,9 +123,18 @@ class ExtendedEngine(VectorEngine):
         self.kitty_taker, self.discards_left = i64(-1), i64()
         self.shooter, self.shot_total = i64(-1), np.zeros(N, dtype=np.int32)
         self.tricks_won = np.zeros((n, N), dtype=np.int16)
-        self.last_winner = i64()
+        self.last_winner = i64(-1)
         self.lowest_club = u64()
-        self.pending = u64(self.decks)
+        self.pending = u64(self.decks)  # [once, twice]: the cards of tricks left on the table (two decks)
+        self._two = self.decks == 2
+        if self._two:
+            # The cards each seat holds, received, passed (per receiver) and played twice; the cards
+            # on the trick twice (they cancel); the tricks left on the table, and how many were clean.
+            self.hands2, self.received2, self.moved2, self.sent2 = u64(n), u64(n), u64(2, n), u64(n - 1, n)
+            self.trick_twice = u64()
+            self.pending_tricks, self.pending_clean = i64(), i64()
+            self._STATE_ARRAYS = self._STATE_ARRAYS + (
+                "hands2", "received2", "moved2", "sent2", "trick_twice", "pending_tricks", "pending_clean")
 
     _STATE_ARRAYS = VectorEngine._STATE_ARRAYS + (
         "sent", "passed_on", "scatter_deal", "charged", "charged_word", "suits_led", "first_of_suit", "doubled",
@@ -146,7 +161,13 @@ class ExtendedEngine(VectorEngine):
         own = self._own
         phase = self.phase.copy()
         card = np.where(c < NUM_CARDS, bit, _ZERO)  # the card that moves, if the action is one
-        self.hands.reshape(-1)[own] ^= card  # passed, played and discarded cards leave the hand
+        if self._two:  # one copy leaves: the second if held twice
+            second = self.hands2.reshape(-1)[own] & card
+            self.hands2.reshape(-1)[own] ^= second
+            card_once = card ^ second
+        else:
+            card_once = card
+        self.hands.reshape(-1)[own] ^= card_once  # passed, played and discarded cards leave the hand
         playing = phase == PLAYING
         all_playing = playing.all()
         ended = []  # (games, subtract) of the deals that end with this step
@@ -180,6 +201,9 @@ class ExtendedEngine(VectorEngine):
         """Cards played in the ``playing`` games; returns the games whose trick is complete."""
         n, N = self.n, self.num_envs
         played = card if all_playing else card * playing
+        if self._two:
+            self.moved2[1].reshape(-1)[own] |= self.moved[1].reshape(-1)[own] & played
+            self.trick_twice |= self.trick_all & played
         self.moved[1].reshape(-1)[own] |= played
         self.trick_bits.reshape(-1)[own] |= played
         self.trick_all |= played
@@ -218,11 +242,15 @@ class ExtendedEngine(VectorEngine):
         """Pass picks (or passing on) in ``games``; once every player has passed, the cards move."""
         n, N = self.n, self.num_envs
         flat = me * N + games
-        self.moved[0].reshape(-1)[flat] |= card
         offset = self.pass_offset[games]
         if self.dir_scatter.any():
             offset = np.where(self.scatter_deal[games], self.pick_offsets[self.picked[games]], offset)
-        self.sent.reshape(-1)[(offset - 1) * (n * N) + flat] |= card
+        to = (offset - 1) * (n * N) + flat
+        if self._two:
+            self.moved2[0].reshape(-1)[flat] |= self.moved[0].reshape(-1)[flat] & card
+            self.sent2.reshape(-1)[to] |= self.sent.reshape(-1)[to] & card
+        self.moved[0].reshape(-1)[flat] |= card
+        self.sent.reshape(-1)[to] |= card
         pick = c < NUM_CARDS  # else PASS_ON: no card, and the turn is over
         if not pick.all():
             self.passed_on[games] |= np.where(pick, _ZERO, self._seat_bits[me])
@@ -242,37 +270,51 @@ class ExtendedEngine(VectorEngine):
         deal's receiver, or, where that player passed on, further on in the same direction
         (back to its passer if everyone did), and the rows then show it there.
         """
-        n, N = self.n, self.num_envs
+        n = self.n
         k = games.size
-        received = np.zeros((n, k), dtype=np.uint64)
+        two = self._two
+        received = np.zeros((2 if two else 1, n, k), dtype=np.uint64)  # [once, (twice)]
         scatter = self.scatter_deal[games]
         seats = np.arange(n)[:, None]
         cols = np.arange(k)
-        sent = self.sent[:, :, games]  # [r - 1, seat, game]
+        sent = [self.sent[:, :, games]] + ([self.sent2[:, :, games]] if two else [])  # [r - 1, seat, game]
         if scatter.any():
             for r in range(1, n):
-                received |= np.where(scatter, sent[r - 1][(seats - r) % n, cols], _ZERO)
+                got = [np.where(scatter, x[r - 1][(seats - r) % n, cols], _ZERO) for x in sent]
+                if two:
+                    received[0], received[1] = _add_copies(received[0], received[1], got[0], got[1])
+                else:
+                    received[0] |= got[0]
         plain = ~scatter
         if plain.any():
             off = self.pass_offset[games]
             on = ((self.passed_on[games] >> seats.astype(np.uint64)) & _ONE) != 0  # [seat, game]
-            picks = self.moved[0][:, games]
+            picks = [self.moved[0][:, games]] + ([self.moved2[0][:, games]] if two else [])
             for q in range(n):
                 first = (q + off) % n
                 final = first
                 for _ in range(n - 1):
                     final = np.where(on[final, cols] & (final != q), (final + off) % n, final)
                 sends = plain & ~on[q] & (off > 0)
-                received.reshape(-1)[final * k + cols] |= np.where(sends, picks[q], _ZERO)
+                for got, stack in zip(received, picks):  # each player receives one stack at most
+                    got.reshape(-1)[final * k + cols] |= np.where(sends, stack[q], _ZERO)
                 moved = sends & (final != first)
                 if moved.any():  # the rows show the stack with its final receiver (none: back home)
                     first_r = np.where(moved, first - q, 0) % n
-                    sent[first_r - 1, q, cols] &= np.where(moved, _ZERO, ~_ZERO)
                     back = moved & (final == q)
-                    sent[(final - q) % n - 1, q, cols] |= np.where(moved & ~back, picks[q], _ZERO)
-            self.sent[:, :, games] = sent
-        self.received[:, games] = received
-        self.hands[:, games] |= received
+                    for plane, stack in zip(sent, picks):
+                        plane[first_r - 1, q, cols] &= np.where(moved, _ZERO, ~_ZERO)
+                        plane[(final - q) % n - 1, q, cols] |= np.where(moved & ~back, stack[q], _ZERO)
+            self.sent[:, :, games] = sent[0]
+            if two:
+                self.sent2[:, :, games] = sent[1]
+        self.received[:, games] = received[0]
+        if two:
+            self.received2[:, games] = received[1]
+            self.hands[:, games], self.hands2[:, games] = _add_copies(self.hands[:, games], self.hands2[:, games],
+                                                                      received[0], received[1])
+        else:
+            self.hands[:, games] |= received[0]
         self._after_passing(games)
 
     def _after_passing(self, games: np.ndarray) -> None:
@@ -307,7 +349,11 @@ class ExtendedEngine(VectorEngine):
 
     def _discard_step(self, games, c, card, me):
         """The kitty's taker discards a card face down; after the last one, they lead."""
-        self.discarded[0, games] |= card
+        if self._two:
+            self.discarded[0, games], self.discarded[1, games] = _add_copies(
+                self.discarded[0, games], self.discarded[1, games], card, _ZERO)
+        else:
+            self.discarded[0, games] |= card
         self._take_points(games, me, card)
         self.discards_left[games] -= 1
         done = games[self.discards_left[games] == 0]
@@ -323,10 +369,15 @@ class ExtendedEngine(VectorEngine):
         """Score the complete tricks of ``games``; returns the games whose tricks are all played."""
         n, N = self.n, self.num_envs
         k = games.size
-        cols = np.arange(k)
         tb = self.trick_bits[:, games]
-        led = self.led[games]
-        key = _HIGHEST[((tb >> (NUM_RANKS * led).astype(np.uint64)) & _CHUNK).astype(np.int64)]
+        leader = self.leader[games]
+        if self._two:  # in trick order: identical trumps tie, and the first played wins
+            tb = tb[(leader + np.arange(n)[:, None]) % n, np.arange(k)]
+        key = _HIGHEST[((tb >> (NUM_RANKS * self.led[games]).astype(np.uint64)) & _CHUNK).astype(np.int64)]
+        twice = None
+        if self._two:  # seed 000: identical cards cancel each other for winning
+            twice = self.trick_twice[games]
+            key = np.where((tb & twice) != 0, -1, key)
         if self.rules.trumps == "hearts":
             trump = _HIGHEST[((tb >> _SUIT_SHIFTS[HEARTS]) & _CHUNK).astype(np.int64)]
             key = np.where(trump >= 0, trump + 100, key)
@@ -335,12 +386,9 @@ class ExtendedEngine(VectorEngine):
         for r in range(1, n):
             winner = np.where(key[r] > best, r, winner)
             best = np.maximum(best, key[r])
+        if self._two:
+            winner = (leader + winner) % n
         cards = self.trick_all[games]
-        idx = winner * N + games
-        pen = self._collect(games, idx, cards)
-        self.tricks_won.reshape(-1)[idx] += 1
-        if self._count_clean:
-            self.clean_tricks.reshape(-1)[idx] += (cards & self.valued_mask) == 0
         self.tricks[games] += 1
         self.count_cells[games] += 1 << 8
         self.in_trick[games] = 0
@@ -351,10 +399,15 @@ class ExtendedEngine(VectorEngine):
         if self._booster:
             self.boosts[games] = 0
             self.trick_len[games] = n
+        if self._two:
+            self.trick_twice[games] = 0
+            games, winner, pen, over = self._settle_cancellation(games, winner, best >= 0, cards, twice)
+        else:
+            pen = self._collect(games, winner, cards, None, 1, (cards & self.valued_mask) == 0)
+            over = self.hands.reshape(-1)[winner * N + games] == 0
         self.leader[games] = winner
         self.to_act[games] = winner
         self.last_winner[games] = winner
-        over = self.hands.reshape(-1)[idx] == 0
         if self.kitty_size:
             take = self.kitty_taker[games] < 0
             if self._first_point:
@@ -363,36 +416,81 @@ class ExtendedEngine(VectorEngine):
                 self._take_kitty(games[take], winner[take], over[take])
         return games[over]
 
-    def _collect(self, games: np.ndarray, idx: np.ndarray, cards: np.ndarray) -> np.ndarray:
-        """The seats at flat ``idx`` take ``cards`` (their points, doubled where charged); returns the
-        penalty points taken."""
+    def _settle_cancellation(self, games, winner, won, cards, twice):
+        """Two decks: a trick whose led-suit cards all cancelled stays on the table and its leader
+        leads again; the next winner takes every trick there (a last one with no winner goes to
+        the winner of the trick before). Returns the games whose tricks were taken, with the taker,
+        the penalty points and whether the deal's tricks are all played."""
+        N = self.num_envs
+        clean = (cards & self.valued_mask) == 0
+        lost = ~won
+        if lost.any():
+            g = games[lost]
+            self.pending[0, g], self.pending[1, g] = _add_copies(self.pending[0, g], self.pending[1, g], cards[lost],
+                                                                 twice[lost])
+            self.pending_tricks[g] += 1
+            self.pending_clean[g] += clean[lost]
+            leader = self.leader[games]
+            again = lost & (self.hands.reshape(-1)[leader * N + games] != 0)
+            self.to_act[games[again]] = leader[again]
+            keep = ~again
+            games, winner, cards, twice, clean, lost = (x[keep] for x in (games, winner, cards, twice, clean, lost))
+            before = self.last_winner[games]
+            winner = np.where(lost, np.where(before >= 0, before, self.leader[games]), winner)
+            cards, twice = np.where(lost, _ZERO, cards), np.where(lost, _ZERO, twice)  # already on the table
+        waiting = self.pending[:, games]
+        cards, twice = _add_copies(cards, twice, waiting[0], waiting[1])
+        pen = self._collect(games, winner, cards, twice, ~lost + self.pending_tricks[games],
+                            (clean & ~lost) + self.pending_clean[games])
+        self.pending[:, games] = 0
+        self.pending_tricks[games] = 0
+        self.pending_clean[games] = 0
+        return games, winner, pen, lost | (self.hands.reshape(-1)[winner * N + games] == 0)
+
+    def _collect(self, games, seats, cards, twice, tricks, clean) -> np.ndarray:
+        """``seats`` take ``cards`` (and the copies in ``twice``) as ``tricks`` tricks of which ``clean``
+        have no valued card: their points, doubled where charged. Returns the penalty points taken."""
         doubled = cards & self.doubled[games]
         pts = _mask_sum(self._value_table, cards) + _mask_sum(self._value_table, doubled)
         pen = _mask_sum(self._penalty_table, cards) + _mask_sum(self._penalty_table, doubled)
+        if twice is not None:
+            pts += _mask_sum(self._value_table, twice)
+            pen += _mask_sum(self._penalty_table, twice)
+        idx = seats * self.num_envs + games
         captured = self.captured.reshape(-1)
         captured[idx] += pts.astype(np.int16)
         self.penalty_taken.reshape(-1)[idx] += pen.astype(np.int16)
         self.captured_cells.reshape(-1)[idx] = number_cells(captured[idx])
+        self.tricks_won.reshape(-1)[idx] += tricks
+        if self._count_clean:
+            self.clean_tricks.reshape(-1)[idx] += clean
         if self.rules.ten_clubs_multiplier:
             has = (cards >> _U(TEN_CLUBS)) & _ONE != 0
-            self.tc_taker[games] = np.where(has, idx // self.num_envs, self.tc_taker[games])
+            self.tc_taker[games] = np.where(has, seats, self.tc_taker[games])
         return pen
 
-    def _take_points(self, games: np.ndarray, seats: np.ndarray, cards: np.ndarray) -> None:
-        self._collect(games, seats * self.num_envs + games, cards)
+    def _take_points(self, games: np.ndarray, seats: np.ndarray, cards: np.ndarray, twice=None) -> None:
+        """Cards taken outside a trick (the kitty, discards)."""
+        self._collect(games, seats, cards, twice, 0, 0)
 
     def _take_kitty(self, games: np.ndarray, winner: np.ndarray, last: np.ndarray) -> None:
         """The kitty goes to ``winner``: into the hand to discard from (kitty_to_hand, tricks left), else its points."""
         self.kitty_taker[games] = winner
-        kitty = self.kitty[0, games]
+        kitty = self.kitty[:, games]
         to_hand = ~last if self._to_hand else np.zeros(games.size, dtype=bool)
         if to_hand.any():
             g, w = games[to_hand], winner[to_hand]
-            self.hands.reshape(-1)[w * self.num_envs + g] |= kitty[to_hand]
+            at = w * self.num_envs + g
+            if self._two:
+                hands, hands2 = self.hands.reshape(-1), self.hands2.reshape(-1)
+                hands[at], hands2[at] = _add_copies(hands[at], hands2[at], kitty[0, to_hand], kitty[1, to_hand])
+            else:
+                self.hands.reshape(-1)[at] |= kitty[0, to_hand]
             self.discards_left[g] = self.kitty_size
             self._set_phase(g, DISCARDING)
         if not to_hand.all():
-            self._take_points(games[~to_hand], winner[~to_hand], kitty[~to_hand])
+            rest = ~to_hand
+            self._take_points(games[rest], winner[rest], kitty[0, rest], kitty[1, rest] if self._two else None)
 
     def _tricks_over(self, games: np.ndarray):
         """Every trick of ``games`` is played: the untaken kitty, the moon; returns the deals that end
@@ -402,7 +500,8 @@ class ExtendedEngine(VectorEngine):
             left = games[self.kitty_taker[games] < 0]  # first_point and no point taken: the last trick's winner
             if left.size:
                 self.kitty_taker[left] = self.last_winner[left]
-                self._take_points(left, self.last_winner[left], self.kitty[0, left])
+                self._take_points(left, self.last_winner[left], self.kitty[0, left],
+                                  self.kitty[1, left] if self._two else None)
         shooter, total = self._shooters(games)
         self.shooter[games] = shooter
         self.shot_total[games] = total
@@ -473,10 +572,15 @@ class ExtendedEngine(VectorEngine):
         n = self.n
         for a in (self.sent, self.charged, self.kitty, self.discarded, self.pending):
             a[..., games] = 0
+        if self._two:
+            for a in (self.received2, self.moved2, self.sent2, self.trick_twice, self.pending_tricks,
+                      self.pending_clean):
+                a[..., games] = 0
+            self.hands2[:, games] = rows[:, n:2 * n].T
         for a in (self.passed_on, self.charged_word, self.suits_led, self.doubled, self.trick_all, self.boosts,
                   self.discards_left, self.tricks_won, self.first_of_suit, self.tc_charged):
             a[..., games] = 0
-        for a in (self.tc_taker, self.kitty_taker, self.shooter):
+        for a in (self.tc_taker, self.kitty_taker, self.shooter, self.last_winner):
             a[games] = -1
         self.trick_len[games] = n
         self.deal_penalty[games] = self.base_penalty_total
@@ -600,6 +704,9 @@ class ExtendedEngine(VectorEngine):
             "shooter": self.shooter, "charged_word": self.charged_word, "boosts": self.boosts,
             "pending": self.pending,
         })
+        if self._two:
+            s.update({"hands2": self.hands2, "received2": self.received2, "played2": self.moved2[1],
+                      "sent2": self.sent2})
         if games is not None:
             s = {k: v[..., games] for k, v in s.items()}
         return s
@@ -632,4 +739,7 @@ class ExtendedEngine(VectorEngine):
             "passed_on": ((self.passed_on[:, None] >> np.arange(self.n, dtype=np.uint64)) & _ONE).astype(bool),
             "boosts": self.boosts.copy(), "moon_shooter": self.shooter.copy(),
         })
+        if self._two:
+            out.update({"hands_twice": t(self.hands2), "played_twice": t(self.moved2[1]),
+                        "passed_twice": t(self.moved2[0]), "received_twice": t(self.received2)})
         return out

@@ -19,15 +19,17 @@ DEAL_OPTIONS = frozenset({
     "no_pass_cards", "first_lead", "hearts_lead", "queen_breaks_hearts", "lead_hearts_with_queen_only",
     "first_trick_no_points", "trumps", "card_values", "clean_trick_bonus", "lower_wins", "moon",
 })
-#: The issue-6 options, played by :class:`~bm_env.vector.extended.ExtendedEngine` (two decks aside, so far).
+#: The issue-6 options, played by :class:`~bm_env.vector.extended.ExtendedEngine`.
 EXTENSION_OPTIONS = frozenset({
-    "kitty", "kitty_to_hand", "optional_pass", "sun_points", "queen_when_safe", "charging", "ten_clubs_multiplier",
+    "decks", "kitty", "kitty_to_hand", "optional_pass", "sun_points", "queen_when_safe", "charging", "ten_clubs_multiplier",
     "booster_nines", "teams",
 })
 #: Match options: the engine plays single deals, so these only enter the observation's
 #: match features (read for a fresh match) and the ``others_plus_unless_win`` moon test.
 MATCH_OPTIONS = frozenset({"match_end", "match_deals", "match_threshold", "match_floor", "exact_reset", "tie_break"})
 
+#: The most players the observation's flag word holds (two decks allow up to 10).
+MAX_PLAYERS_TWO_DECKS = 7
 #: Largest magnitude of a deal score the observation's two-cell numbers and int16 arrays carry.
 MAX_DEAL_POINTS = 2047
 
@@ -40,8 +42,12 @@ def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRulesError` unless the engine plays ``rules`` exactly as the reference engine."""
     if not isinstance(rules, Rules):
         raise TypeError(f"the vector engine needs a bm_env.rules.Rules object, got {type(rules).__name__}")
-    if rules.decks != 1:
-        raise UnsupportedRulesError("the vector engine plays one deck; decks=2 (Cancellation) is played by env()")
+    if rules.decks == 2 and rules.num_players > MAX_PLAYERS_TWO_DECKS:
+        raise UnsupportedRulesError(
+            f"the vector engine plays two decks (Cancellation) with up to {MAX_PLAYERS_TWO_DECKS} players, not "
+            f"{rules.num_players}: its observation flags (phase to hearts broken, 8n + 7 cells) are packed into "
+            f"one 64-bit word per game; env() plays every player count"
+        )
     for f in dataclasses.fields(rules):
         if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS or f.name in EXTENSION_OPTIONS:
             continue
