@@ -83,8 +83,8 @@ def random_walk(e, rng, decisions: int, seed: int) -> dict[str, int]:
 def test_feature_observation_equals_encoder_every_step(case):
     preset, n, kw = CASES[case]
     rng = np.random.default_rng(len(case))
-    deal_run = random_walk(raw_env(rules=preset, num_players=n, **kw), rng, 500, seed=1)
-    match_run = random_walk(raw_env(rules=preset, num_players=n, episode="match", **kw), rng, 500, seed=2)
+    deal_run = random_walk(raw_env(rules=preset, num_players=n, **kw), rng, 250, seed=1)
+    match_run = random_walk(raw_env(rules=preset, num_players=n, episode="match", **kw), rng, 250, seed=2)
     phases = deal_run["phases"] | match_run["phases"]
     rules = raw_env(rules=preset, num_players=n, **kw).rules
     if rules.charging:
@@ -95,6 +95,14 @@ def test_feature_observation_equals_encoder_every_step(case):
         assert "moon" in phases
     if rules.optional_pass:
         assert deal_run["pass_on"] + match_run["pass_on"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_feature_observation_over_many_decisions(case):
+    preset, n, kw = CASES[case]
+    rng = np.random.default_rng(100 + len(case))
+    random_walk(raw_env(rules=preset, num_players=n, episode="match", **kw), rng, 20_000, seed=3)
 
 
 def test_cancelled_tricks_left_on_the_table():
@@ -122,7 +130,7 @@ def test_cancelled_tricks_left_on_the_table():
 def test_tie_break_deals_among_some_players_with_two_decks():
     # One deal of Cancellation where only the queens score: players on 0 tie and play again among themselves.
     e = raw_env(rules="cancellation", num_players=7, episode="match", match_deals=1, card_values=ONLY_QS)
-    seen = random_walk(e, np.random.default_rng(3), 600, seed=4)
+    seen = random_walk(e, np.random.default_rng(3), 300, seed=4)
     assert seen["tie_break"] > 0
 
 
