@@ -172,10 +172,11 @@ class ExtendedEngine(VectorEngine):
         all_playing = playing.all()
         ended = []  # (games, subtract) of the deals that end with this step
         if not all_playing:
+            present = np.bincount(phase, minlength=len(PHASE_CODES))
             for code, handle in ((PASSING, self._pass_step), (CHARGING, self._charge_step),
                                  (DISCARDING, self._discard_step), (CHOOSING, self._moon_step)):
-                games = np.flatnonzero(phase == code)
-                if games.size:
+                if present[code]:
+                    games = np.flatnonzero(phase == code)
                     out = handle(games, c[games], card[games], me[games])
                     if out is not None:
                         ended.append(out)
@@ -621,10 +622,11 @@ class ExtendedEngine(VectorEngine):
             self.legal = self._ext_play_legal(hand)
             return
         legal = self._ext_play_legal(hand) if playing.any() else np.zeros(N, dtype=np.uint64)
+        present = np.bincount(phase, minlength=len(PHASE_CODES))
         for code, rule in ((PASSING, self._ext_pass_legal), (CHARGING, self._charge_legal),
                            (DISCARDING, lambda games, h: h), (CHOOSING, lambda games, h: _MOON_BITS)):
-            games = np.flatnonzero(phase == code)
-            if games.size:
+            if present[code]:
+                games = np.flatnonzero(phase == code)
                 legal[games] = rule(games, hand[games])
         self.legal = legal
 

@@ -68,6 +68,7 @@ class FeatureEncoder(Encoder):
         self.seat_mask = np.uint64((1 << n) - 1)
         self.charge_mask = np.uint64((1 << 4 * n) - 1)
         self.two_decks = rules.decks == 2
+        self.discards = rules.kitty_to_hand
         self._twice: _TwicePlanes | None = None
         # By phase code: its phase cells (passing, playing; none for the extra phases) as flag bits.
         phase = [self.phase_receiver_bits[ph * n] & self.phase_mask for ph in (0, 1)]
@@ -87,7 +88,8 @@ class FeatureEncoder(Encoder):
             tail[:, parts["kitty_taker"]] = self.seat_cells[np.where(taker >= 0, (taker - me) % n + 1, 0)]
             mine = taker == me  # the kitty's cards and the discards are seen by its taker only
             self._put_counts(tail, parts["kitty_cards"], s["kitty"], mine)
-            self._put_counts(tail, parts["kitty_discarded"], s["discarded"], mine)
+            if self.discards:  # else nobody discards: the plane stays as the template has it, empty
+                self._put_counts(tail, parts["kitty_discarded"], s["discarded"], mine)
         if "pending_trick_cards" in parts:
             self._put_counts(tail, parts["pending_trick_cards"], s["pending"], None)
         if "scatter_deal" in parts:
