@@ -25,6 +25,10 @@ ONLY_QS = {"QS": 13}  # one penalty card: every deal is a moon, so the moon deci
 CASES = {
     "cancellation-6": ("cancellation", 6, {}),
     "cancellation-9": ("cancellation", 9, {}),
+    "cancellation-6-to-hand-pass-on-choice": ("cancellation", 6, {"kitty": "first_point", "kitty_to_hand": True,
+                                                                  "optional_pass": True, "moon": "shooter_choice"}),
+    "cancellation-7-scatter-trumps": ("cancellation", 7, {"pass_count": 6, "pass_cycle": ("scatter", "right"),
+                                                          "trumps": "hearts", "hearts_lead": "any_time"}),
     "turbo": ("turbo_hearts", 4, {}),
     "booster": ("booster_nines", 4, {}),
     "partnership": ("partnership_hearts", 4, {}),
