@@ -206,7 +206,10 @@ class ExtendedEngine(VectorEngine):
             self.moved2[1].reshape(-1)[own] |= self.moved[1].reshape(-1)[own] & played
             self.trick_twice |= self.trick_all & played
         self.moved[1].reshape(-1)[own] |= played
-        self.trick_bits.reshape(-1)[own] |= played
+        if self._booster:  # a seat plays again to a boosted trick
+            self.trick_bits.reshape(-1)[own] |= played
+        else:  # nobody has a card on a trick before playing to it (and no game that does not play has a trick on)
+            self.trick_bits.reshape(-1)[own] = played
         self.trick_all |= played
         suit = _SUIT[c]
         leading = self.in_trick == 0

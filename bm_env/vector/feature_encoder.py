@@ -69,6 +69,9 @@ class FeatureEncoder(Encoder):
         self.charge_mask = np.uint64((1 << 4 * n) - 1)
         self.two_decks = rules.decks == 2
         self.discards = rules.kitty_to_hand
+        # Rules without charging, discards or a moon choice never leave the classic phases: their
+        # extra-phase cells stay empty, as the template has them.
+        self.extra_phases = rules.charging or rules.kitty_to_hand or rules.moon_choice
         self._twice: _TwicePlanes | None = None
         # By phase code: its phase cells (passing, playing; none for the extra phases) as flag bits.
         phase = [self.phase_receiver_bits[ph * n] & self.phase_mask for ph in (0, 1)]
@@ -82,7 +85,8 @@ class FeatureEncoder(Encoder):
         tail = self._scratch_for(m).tail
         parts = self.tail_parts
         n = self.n
-        tail[:, parts["extra_phase"]] = _EXTRA_PHASE_CELLS[s["phase"]]
+        if self.extra_phases:
+            tail[:, parts["extra_phase"]] = _EXTRA_PHASE_CELLS[s["phase"]]
         if "kitty_taker" in parts:
             taker = s["kitty_taker"]
             tail[:, parts["kitty_taker"]] = self.seat_cells[np.where(taker >= 0, (taker - me) % n + 1, 0)]
