@@ -172,6 +172,7 @@ class BlackMariaEnv(AECEnv):
         self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
         # The mask's cells after the 52 cards: the extra decisions (bm_env.actions) these rules use.
         self._no_extras = np.zeros(num_actions - NUM_CARDS, dtype=np.int8)
+        self._num_actions = num_actions
         self._rng: np.random.Generator | None = None
         self._episodes = 0
         self._first_dealer = 0
@@ -368,7 +369,7 @@ class BlackMariaEnv(AECEnv):
         deal = self._deal
         tracker = self._tracker
         if self._over or deal.seats[deal.to_act] != seat:
-            mask = np.zeros(self.rules.num_actions, dtype=np.int8)
+            mask = np.zeros(self._num_actions, dtype=np.int8)
         elif self._plain:
             mask = _card_mask(deal, tracker.hand_planes[seat])
             if mask is None:
@@ -377,7 +378,10 @@ class BlackMariaEnv(AECEnv):
             mask = deal.legal_mask()  # an extra decision, or a hand plane that counts copies
         else:
             mask = _card_mask(deal, tracker.hand_planes[seat])
-            mask = deal.legal_mask() if mask is None else np.concatenate((mask, self._no_extras))
+            if mask is None:
+                mask = deal.legal_mask()
+            elif self._no_extras.size:
+                mask = np.concatenate((mask, self._no_extras))
         return {"observation": tracker.rows[seat].copy(), "action_mask": mask}
 
     def information_state(self, agent: str) -> InfoState:
