@@ -35,6 +35,7 @@ CASES = {
     "partnership-every-moon": ("partnership_hearts", 4, {"card_values": ONLY_QS}),
     "individual-teams": ("partnership_hearts", 4, {"teams": "individual", "moon": "shooter_minus"}),
     "kitty-3": ("american_hearts", 3, {"kitty": "first_trick"}),
+    "kitty-rule-4-no-cards-left": ("american_hearts", 4, {"kitty": "first_point"}),
     "kitty-5-to-hand": ("american_hearts", 5, {"kitty": "first_point", "kitty_to_hand": True,
                                                "pass_cycle": "five_second"}),
     "kitty-3-scatter-to-hand": ("american_hearts", 3, {"pass_count": 4, "pass_cycle": "three_scatter",

@@ -127,6 +127,7 @@ CASES = {
     "individual-teams": ("partnership_hearts", 4, {"teams": "individual", "moon": "shooter_minus"}),
     "kitty-3": ("american_hearts", 3, {"kitty": "first_trick"}),
     "kitty-5": ("american_hearts", 5, {"kitty": "first_trick"}),
+    "kitty-rule-4-no-cards-left": ("american_hearts", 4, {"kitty": "first_point"}),
     "kitty-5-first-point-to-hand": ("american_hearts", 5, {"kitty": "first_point", "kitty_to_hand": True,
                                                            "pass_cycle": "five_second"}),
     "kitty-3-scatter-to-hand": ("american_hearts", 3, {"pass_count": 4, "pass_cycle": "three_scatter",
