@@ -18,8 +18,8 @@ every player count it allows and checks, for each:
   (``episode="match"``), whose record replays to the reported totals and winners.
 
 The vector engine plays most deals (it steps thousands at once); ``env()`` plays a share of
-them (``env_deals``), spread over every preset and player count, and alone plays what the
-vector engine refuses (two decks with more than 7 players). ``bm-soak`` is the
+them (``env_deals``), spread over every preset and player count, and alone plays any rules
+the vector engine refuses (none of the presets). ``bm-soak`` is the
 command-line front (:mod:`bm_env.cli.soak`).
 """
 

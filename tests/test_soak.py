@@ -25,9 +25,7 @@ def test_the_split_gives_env_deals_to_every_configuration_and_the_rest_to_the_ve
     env_jobs = [j for j in jobs if j[3] == "env"]
     vector_jobs = [j for j in jobs if j[3] == "vector"]
     assert len(env_jobs) == 11 and sum(j[4] for j in env_jobs) == 12
-    # The vector engine plays two decks with up to 7 players only.
-    assert {(j[0], j[1]) for j in vector_jobs if j[0] != "black_maria"} == {
-        ("turbo_hearts", 4), ("cancellation", 6), ("cancellation", 7)}
+    assert len(vector_jobs) == 11  # the vector engine plays every configuration
     assert sum(j[4] for j in vector_jobs) == 988
 
 

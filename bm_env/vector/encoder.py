@@ -117,7 +117,12 @@ class Encoder:
         self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)
         bit = lambda name, i: o[name].start + i - base  # noqa: E731
         start = bit("phase", 0)  # below 8, so the dynamic block (at most 64 bits) spills at most into word 1
-        assert start < 8 and o["hearts_broken"].stop - o["phase"].start <= 64 and self.flag_words <= 2
+        assert start < 8 and self.flag_words <= 2
+        # With more than 7 players (two decks only) the dynamic flags, phase to hearts broken (8n + 7
+        # cells), outgrow the 64-bit block: its bits stop inside the voids. The block then carries
+        # everything before the voids (shifts past 64 bits give 0), the engine keeps hearts broken
+        # at the first voids bit, and FeatureEncoder writes the voids and hearts-broken cells itself.
+        self.wide = o["hearts_broken"].stop - o["phase"].start > 64
         self.block_shift, self.spill_shift = np.uint64(start), np.uint64(64 - start)
         d = lambda name, i: _ONE << np.uint64(bit(name, i) - start)  # noqa: E731
         # The dynamic flag bits, relative to `start`. The engine keeps the ones that do not
@@ -129,7 +134,7 @@ class Encoder:
         self.phase_mask = phase_bits[0] | phase_bits[1]  # XOR: passing to playing; AND NOT: the deal is over
         self.led_bits = np.array([d("led_suit", suit) for suit in range(4)], dtype=np.uint64)
         self.led_mask = np.bitwise_or.reduce(self.led_bits)
-        self.broken_bit = d("hearts_broken", 0)
+        self.broken_bit = d("voids", 0) if self.wide else d("hearts_broken", 0)
         # Dealer and trick leader relative to the observer, by the engine's code
         # (dealer * (n + 1) + lead) * n, lead = leader + 1 while a trick is on, else 0; + observer.
         rel = lambda seat, me: (seat - me) % n  # noqa: E731

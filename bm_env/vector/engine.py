@@ -118,7 +118,10 @@ class VectorEngine:
         self.voids = np.zeros(N, dtype=np.uint64)
         self._void_base = np.arange(0, 4 * n, 4, dtype=np.uint64)  # 4 * seat
         # The void word's bits (both copies) of seat * 4 + suit.
-        self._void_bits = np.array([(1 << b) | (1 << b + 4 * n) for b in range(4 * n)], dtype=np.uint64)
+        # (With more than 8 players, two decks only, the copy passes 64 bits and is dropped: the
+        # encoder then rotates the first copy itself.)
+        self._void_bits = np.array([((1 << b) | (1 << b + 4 * n)) & (2**64 - 1) for b in range(4 * n)],
+                                   dtype=np.uint64)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
         self.count_cells = np.zeros(N, dtype=np.int16)  # the pass count and tricks played, the same way

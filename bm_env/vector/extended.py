@@ -99,8 +99,9 @@ class ExtendedEngine(VectorEngine):
         # Per seat s: its bit in a word of seat bits kept twice (n apart), so that one right shift
         # by the observer lists the seats from the observer's left.
         self._seat_bits = np.array([(1 << s) | (1 << s + n) for s in range(n)], dtype=np.uint64)
-        self._charge_bits = np.array([[(1 << 4 * s + j) | (1 << 4 * s + j + 4 * n) for j in range(4)] + [0]
-                                      for s in range(n)], dtype=np.uint64)  # [seat, charge id - 52]
+        if self._charging:  # (at most 7 players: charging is a one-deck rule)
+            self._charge_bits = np.array([[(1 << 4 * s + j) | (1 << 4 * s + j + 4 * n) for j in range(4)] + [0]
+                                          for s in range(n)], dtype=np.uint64)  # [seat, charge id - 52]
         self._chargeable = np.array([1 << c for c in CHARGEABLE] + [0], dtype=np.uint64)  # by charge id - 52
         self._partner = (np.arange(n) + 2) % n
         self._break_bits = np.concatenate([self._break_bits, np.zeros(64 - NUM_CARDS, dtype=np.uint64)])

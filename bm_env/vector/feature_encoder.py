@@ -72,6 +72,7 @@ class FeatureEncoder(Encoder):
         # Rules without charging, discards or a moon choice never leave the classic phases: their
         # extra-phase cells stay empty, as the template has them.
         self.extra_phases = rules.charging or rules.kitty_to_hand or rules.moon_choice
+        self.voids, self.hearts_broken = o["voids"], o["hearts_broken"].start
         self._twice: _TwicePlanes | None = None
         # By phase code: its phase cells (passing, playing; none for the extra phases) as flag bits.
         phase = [self.phase_receiver_bits[ph * n] & self.phase_mask for ph in (0, 1)]
@@ -111,7 +112,19 @@ class FeatureEncoder(Encoder):
         obs, mask = super().encode(s)
         if self.two_decks:
             self._add_twice(obs, s, me)
+        if self.wide:
+            self._wide_flags(obs, s, me)
         return obs, mask
+
+    def _wide_flags(self, obs: np.ndarray, s: dict, me: np.ndarray) -> None:
+        """More than 7 players: the voids (rotated to the observer) and hearts broken, which the
+        flag block cannot hold (see :class:`~bm_env.vector.encoder.Encoder`)."""
+        n = self.n
+        voids = s["voids"] & self.void_mask  # seat s's suits at bits 4s..4s+3
+        turn = (4 * me).astype(np.uint64)
+        rotated = ((voids >> turn) | (voids << (np.uint64(4 * n) - turn))) & self.void_mask
+        obs[:, self.voids] = unpack_planes(rotated, 4 * n)
+        obs[:, self.hearts_broken] = (s["flag_bits"] & self.broken_bit) != 0
 
     def _add_twice(self, obs: np.ndarray, s: dict, me: np.ndarray) -> None:
         """Two decks: add the cards counted twice (held, received, played, passed) to the planes."""

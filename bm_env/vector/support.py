@@ -28,8 +28,6 @@ EXTENSION_OPTIONS = frozenset({
 #: match features (read for a fresh match) and the ``others_plus_unless_win`` moon test.
 MATCH_OPTIONS = frozenset({"match_end", "match_deals", "match_threshold", "match_floor", "exact_reset", "tie_break"})
 
-#: The most players the observation's flag word holds (two decks allow up to 10).
-MAX_PLAYERS_TWO_DECKS = 7
 #: Largest magnitude of a deal score the observation's two-cell numbers and int16 arrays carry.
 MAX_DEAL_POINTS = 2047
 
@@ -42,12 +40,6 @@ def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRulesError` unless the engine plays ``rules`` exactly as the reference engine."""
     if not isinstance(rules, Rules):
         raise TypeError(f"the vector engine needs a bm_env.rules.Rules object, got {type(rules).__name__}")
-    if rules.decks == 2 and rules.num_players > MAX_PLAYERS_TWO_DECKS:
-        raise UnsupportedRulesError(
-            f"the vector engine plays two decks (Cancellation) with up to {MAX_PLAYERS_TWO_DECKS} players, not "
-            f"{rules.num_players}: its observation flags (phase to hearts broken, 8n + 7 cells) are packed into "
-            f"one 64-bit word per game; env() plays every player count"
-        )
     for f in dataclasses.fields(rules):
         if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS or f.name in EXTENSION_OPTIONS:
             continue
