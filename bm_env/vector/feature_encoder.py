@@ -7,8 +7,8 @@ classic encoder copies after the numbers (its "tail"), so they are written there
 a small table lookup or bit unpacking per part. Three classic parts change meaning:
 the cards a seat passed can go to several receivers (a scatter pass) or further on
 (passing on), so the engine keeps them per receiver (``sent``); the mask covers the extra
-decision ids; with two decks every card plane counts copies, so a second set of packed
-rows holds the cards counted twice and is added on top.
+decision ids; with two decks every card plane counts copies, so the cards held, received,
+played or passed twice are added on top, cell by cell (they are few).
 """
 
 from __future__ import annotations
@@ -37,21 +37,6 @@ def unpack_planes(masks: np.ndarray, cells: int = NUM_CARDS) -> np.ndarray:
                          bitorder="little").view(np.int8)
 
 
-class _TwicePlanes:
-    """Packed rows of the card planes alone, for the cards counted twice (two decks), in the
-    classic encoder's order and pairing (:class:`~bm_env.vector.encoder._Scratch`)."""
-
-    def __init__(self, planes: int, m: int) -> None:
-        pairs = -(-planes // 2)
-        self.m = m
-        self.row = 13 * pairs
-        self.packed = np.zeros(m * self.row + 3, dtype=np.uint8)  # 3 spare bytes: the last high word's spill
-        self.low = np.ndarray((pairs, m), dtype=np.uint64, buffer=self.packed, strides=(13, self.row))
-        self.high = np.ndarray((planes // 2, m), dtype=np.uint64, buffer=self.packed, offset=8, strides=(13, self.row))
-        self.even = np.zeros((pairs, m), dtype=np.uint64)
-        self.odd = np.zeros((pairs, m), dtype=np.uint64)
-
-
 class FeatureEncoder(Encoder):
     """Rows and masks for rules with issue-6 options, from the :class:`~bm_env.vector.extended.ExtendedEngine`'s arrays."""
 
@@ -73,7 +58,10 @@ class FeatureEncoder(Encoder):
         # extra-phase cells stay empty, as the template has them.
         self.extra_phases = rules.charging or rules.kitty_to_hand or rules.moon_choice
         self.voids, self.hearts_broken = o["voids"], o["hearts_broken"].start
-        self._twice: _TwicePlanes | None = None
+        if self.two_decks:  # where each plane that can count a card twice starts in the row
+            self.twice_starts = np.array([o["hand"].start, o["received"].start]
+                                         + [o[f"played_by_seat{r}"].start for r in range(n)]
+                                         + [o[f"passed_to_seat{r}"].start for r in range(1, n)])
         # By phase code: its phase cells (passing, playing; none for the extra phases) as flag bits.
         phase = [self.phase_receiver_bits[ph * n] & self.phase_mask for ph in (0, 1)]
         self.phase_bits = np.array(phase + [0] * (len(PHASE_CODES) - 2), dtype=np.uint64)
@@ -127,27 +115,23 @@ class FeatureEncoder(Encoder):
         obs[:, self.hearts_broken] = (s["flag_bits"] & self.broken_bit) != 0
 
     def _add_twice(self, obs: np.ndarray, s: dict, me: np.ndarray) -> None:
-        """Two decks: add the cards counted twice (held, received, played, passed) to the planes."""
+        """Two decks: add the cards counted twice (held, received, played, passed) to the planes.
+
+        Few cards are held or played twice, so the cells are found from the non-empty masks
+        alone: unpacking every plane of every row a second time would cost as much as the row.
+        """
         n = self.n
         m = me.shape[0]
-        if self._twice is None or self._twice.m != m:
-            self._twice = _TwicePlanes(self.planes, m)
-        t = self._twice
         games = np.arange(m)
         rel_idx = np.stack([self._scratch_for(m).rel_offsets[r][me] + games for r in range(n)])
         own = rel_idx[0]
-        t.even[0] = s["hands2"].reshape(-1)[own]
-        t.odd[0] = s["received2"].reshape(-1)[own]
-        t.even[1:n + 1] = s["played2"].reshape(-1)[rel_idx]  # the trick planes (odd) hold one card a seat
-        passed = s["sent2"].reshape(n - 1, -1)[:, own]
-        tail = n + 1
-        t.even[tail:tail + n // 2] = passed[0::2]
-        t.odd[tail:tail + (n - 1) // 2] = passed[1::2]
-        np.right_shift(t.odd[:len(t.high)], np.uint64(12), out=t.high)  # high words first: they spill
-        np.bitwise_or(t.even, t.odd << np.uint64(52), out=t.low)
-        cells = NUM_CARDS * self.planes
-        twice = np.unpackbits(t.packed[:m * t.row].reshape(m, t.row), axis=1, count=cells, bitorder="little")
-        obs[:, :cells] += twice.view(np.int8)
+        masks = np.concatenate([s["hands2"].reshape(-1)[own][None], s["received2"].reshape(-1)[own][None],
+                                s["played2"].reshape(-1)[rel_idx], s["sent2"].reshape(n - 1, -1)[:, own]])
+        plane, game = np.nonzero(masks)
+        if not plane.size:
+            return
+        which, card = np.nonzero(unpack_planes(masks[plane, game]))
+        obs.reshape(-1)[game[which] * self.size + self.twice_starts[plane[which]] + card] += 1
 
     def _put_counts(self, tail: np.ndarray, part: slice, masks: np.ndarray, visible: np.ndarray | None) -> None:
         """A card plane of the tail from ``masks`` ``[2, M]`` (cards once, cards twice), zero where not ``visible``."""
