@@ -14,9 +14,9 @@ config, training states to resume from, the play checkpoints ``best.pt`` and ``l
 against that frozen policy in every other seat and evaluates against it: the score it
 reaches in a fixed budget measures how exploitable the policy is.
 
-Rules the vector engine does not play (the extension rule systems: kitties, charging,
-Cancellation and the rest) are refused with the option named; they train at speed once
-the vector engine plays them.
+Every preset trains on the vector engine, the extension rule systems (kitties, charging,
+Cancellation and the rest) included; rules it does not play (an option it has no code for,
+card values whose deal scores it cannot carry) are refused with the reason named.
 """
 
 from __future__ import annotations
