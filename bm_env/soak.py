@@ -6,8 +6,8 @@ every player count it allows and checks, for each:
 
 - the acting player's mask is never empty, and lies within their hand (vector engine) or
   their legal actions; nobody else has a mask (``env()``);
-- the hands, the cards picked to pass and the cards played partition the deck (vector
-  engine, every step); the cards dealt and the kitty come back as the cards of the tricks,
+- the hands, the cards picked to pass, the cards played, the kitty (apart, or taken into
+  a hand) and its discards partition the deck (vector engine, every step); the cards dealt and the kitty come back as the cards of the tricks,
   the kitty and the discards (``env()``, at the end of each deal);
 - a deal's total is one the rules allow (the card values, clean tricks and moon outcomes,
   where those decide it alone);
@@ -18,8 +18,8 @@ every player count it allows and checks, for each:
   (``episode="match"``), whose record replays to the reported totals and winners.
 
 The vector engine plays most deals (it steps thousands at once); ``env()`` plays a share of
-them (``env_deals``), spread over every preset and player count, and alone plays the rule
-systems the vector engine refuses (two decks, charging, teams). ``bm-soak`` is the
+them (``env_deals``), spread over every preset and player count, and alone plays any rules
+the vector engine refuses (none of the presets). ``bm-soak`` is the
 command-line front (:mod:`bm_env.cli.soak`).
 """
 
@@ -40,6 +40,8 @@ from .vector import VectorEngine
 from .vector.popcount import bitwise_count
 from .vector.support import UnsupportedRulesError, check_supported
 
+#: The card ids of a legal set (the extra decisions are not cards in a hand).
+_CARD_IDS = np.uint64((1 << 52) - 1)
 #: Share of decisions at which a soak tries an illegal action first.
 ILLEGAL_RATE = 0.02
 #: Failures kept with their message per configuration (all are counted).
@@ -116,50 +118,58 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     rng = np.random.default_rng(seed)
     batch = max(1, min(batch, deals))
     engine = VectorEngine(rules, batch_size=batch, seed=int(rng.integers(2**63)))
-    deck = np.uint64(rules.deck_mask())
-    deck_size = rules.deck_mask().bit_count()
-    values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1]
-    totals = np.array(sorted(allowed_totals(rules, values, rules.hand_size())), dtype=np.int64)
+    values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1] * rules.decks
+    allowed = allowed_totals(rules, values, rules.hand_size())
+    totals = None if allowed is None else np.array(sorted(allowed), dtype=np.int64)
     games = np.arange(batch)
     _, mask, _ = engine.reset()
     step = 0
     while res.deals < deals and res.failures == 0:
         st = engine.state()
         where = f"{preset} {rules.num_players}p vector seed {seed} step {step}"
-        _check_vector_step(res, st, mask, games, deck, deck_size, where)
+        _check_vector_step(res, st, mask, games, rules, where)
         actions = engine.random_actions(rng)
         if rng.random() < ILLEGAL_RATE * rules.num_players:
             _try_vector_illegal(res, engine, actions, st, rng, where)
         _, mask, _, _, done, final_scores = engine.step(actions)
         res.decisions += batch
         step += 1
-        if done.any():
+        if done.any() and totals is not None:
             sums = final_scores[done].sum(axis=1)
             bad = ~np.isin(sums, totals)
             if bad.any():
                 res.fail(f"{where}: a deal's scores {final_scores[done][bad][0].tolist()} add up to "
                          f"{int(sums[bad][0])}; the rules allow {totals.tolist()}")
-            res.deals += int(done.sum())
+        res.deals += int(done.sum())
     res.seconds = time.perf_counter() - start
     return res
 
 
-def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.ndarray, deck, deck_size: int,
+def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.ndarray, rules: Rules,
                        where: str) -> None:
     if not mask.any(axis=1).all():
         res.fail(f"{where}: game {int(np.flatnonzero(~mask.any(axis=1))[0])} has an empty mask for its actor")
     actor_hand = st["hands"][games, st["to_act"]]
-    if (st["legal"] & ~actor_hand).any():
+    if (st["legal"] & _CARD_IDS & ~actor_hand).any():
         res.fail(f"{where}: a legal card is not in the actor's hand")
     passing = (st["phase"] == 0)[:, None]
-    held = np.where(passing, st["hands"] | st["passed"], st["hands"])
-    parts = np.concatenate([held, st["played"]], axis=1)
+    parts = [st["hands"], np.where(passing, st["passed"], np.uint64(0)), st["played"]]
+    if rules.decks == 2:  # the cards held, passed and played twice count again
+        parts += [st["hands_twice"], np.where(passing, st["passed_twice"], np.uint64(0)), st["played_twice"]]
+    if rules.kitty != "none":
+        # The kitty stays apart (its points to its taker) unless its taker added it to their hand
+        # (kitty_to_hand), from which they discard: then it is in the hands, played or discarded.
+        kitty, discarded = st["kitty"].reshape(len(games), -1), st["discarded"].reshape(len(games), -1)
+        in_hand = (st["kitty_taker"] >= 0) & ((st["phase"] == 3) | discarded.any(axis=1)) & rules.kitty_to_hand
+        parts += [np.where(in_hand[:, None], np.uint64(0), kitty), discarded]
+    parts = np.concatenate(parts, axis=1)
     union = np.bitwise_or.reduce(parts, axis=1)
     count = bitwise_count(parts).astype(np.int64).sum(axis=1)
-    bad = (union != deck) | (count != deck_size)
+    deck = rules.deck_mask()
+    bad = (union != np.uint64(deck)) | (count != deck.bit_count() * rules.decks)
     if bad.any():
-        res.fail(f"{where}: game {int(np.flatnonzero(bad)[0])}: hands, passes and played cards do not partition "
-                 "the deck")
+        res.fail(f"{where}: game {int(np.flatnonzero(bad)[0])}: hands, passes, played cards and the kitty do not "
+                 "partition the deck")
 
 
 def _try_vector_illegal(res: SoakResult, engine: VectorEngine, actions: np.ndarray, st: dict,

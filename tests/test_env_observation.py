@@ -5,7 +5,7 @@ import pytest
 
 from bm_env.black_maria_v0 import raw_env
 from bm_env.infostate import information_state
-from bm_env.observation import decode, encode, layout, offsets
+from bm_env.observation import decode, encode, features, offsets
 from bm_env.rules import PRESETS
 
 CASES = [(p, n) for p, (_, _, counts, _) in PRESETS.items() for n in counts]
@@ -18,7 +18,8 @@ def _assert_rows_match(e, where):
         want = encode(information_state(m.deal, s, m.totals, m.deals_played))
         got = e.observe(f"player_{s}")["observation"]
         if not np.array_equal(want, got):
-            bad = [name for name, _ in layout(n) if not np.array_equal(want[offsets(n)[name]], got[offsets(n)[name]])]
+            o = offsets(n, features(e.rules))
+            bad = [name for name, sl in o.items() if not np.array_equal(want[sl], got[sl])]
             pytest.fail(f"{where}: seat {s} differs from encode() in {bad}")
 
 

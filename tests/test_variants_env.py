@@ -1,8 +1,8 @@
 """The issue-6 rule systems through ``black_maria_v0.env()`` with the random and heuristic agents.
 
-The environment observes these rules through the reference encoder: every observation must
-equal ``encode(information_state(...))`` of its seat, the mask the engine's legal actions
-(extra decision ids included), and partners get their team's reward.
+Every observation must equal ``encode(information_state(...))`` of its seat (the env keeps
+it incrementally), the mask the engine's legal actions (extra decision ids included), and
+partners get their team's reward.
 """
 
 from __future__ import annotations

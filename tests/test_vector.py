@@ -257,12 +257,12 @@ def test_unsupported_options_are_refused_at_construction():
         VectorEngine(heavy, 4)
 
     @dataclasses.dataclass(frozen=True)
-    class TurboRules(Rules):
-        charging: bool = False  # an option the engine has no code for
+    class NewRules(Rules):
+        jokers: bool = False  # an option the engine has no code for
 
-    VectorEngine(TurboRules(), 2)  # at its default the option changes nothing
-    with pytest.raises(UnsupportedRulesError, match="does not implement rules option charging=True"):
-        VectorEngine(TurboRules(charging=True), 2)
+    VectorEngine(NewRules(), 2)  # at its default the option changes nothing
+    with pytest.raises(UnsupportedRulesError, match="does not implement rules option jokers=True"):
+        VectorEngine(NewRules(jokers=True), 2)
     with pytest.raises(ValueError, match="reward mode 'win' is not allowed"):
         VectorEngine(make_rules("black_maria"), 2, reward="win")
 

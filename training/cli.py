@@ -17,9 +17,9 @@ reaches in a fixed budget measures how exploitable the policy is. ``--ray ADDRES
 the rollouts on ``ray_actors`` Ray actors (``local``: a cluster started here; ``auto``: the
 running one; or its address); the update, evaluation and checkpoints stay in this process.
 
-Rules the vector engine does not play (the extension rule systems: kitties, charging,
-Cancellation and the rest) are refused with the option named; they train at speed once
-the vector engine plays them.
+Every preset trains on the vector engine, the extension rule systems (kitties, charging,
+Cancellation and the rest) included; rules it does not play (an option it has no code for,
+card values whose deal scores it cannot carry) are refused with the reason named.
 """
 
 from __future__ import annotations

@@ -38,6 +38,11 @@ SECTIONS: tuple[Section, ...] = (
 )
 
 
+#: Rules the presets do not show, timed beside every preset at its default player count:
+#: American Hearts with seed 003's kitty for 3 and 5 players (to the first trick's taker).
+KITTY_TABLES = ((3, {"kitty": "first_trick"}), (5, {"kitty": "first_trick"}))
+
+
 def rounds_row(rates: list[tuple[float, float]]) -> dict:
     """The row keys of a rate measured in rounds, from each round's ``(wall, cpu)`` rate.
 
@@ -58,4 +63,4 @@ def section(name: str) -> Section:
     raise KeyError(f"unknown benchmark section {name!r}; sections: {[s.name for s in SECTIONS]}")
 
 
-__all__ = ["Section", "SECTIONS", "rounds_row", "section"]
+__all__ = ["Section", "SECTIONS", "KITTY_TABLES", "rounds_row", "section"]

@@ -4,7 +4,9 @@ Both loops read the observation and the action mask at every decision and pick a
 with the same cheap seeded chooser: a pre-drawn random integer modulo the number of legal
 actions (``mask.nonzero()[0]``), far cheaper than ``rng.choice`` (PERFORMANCE.md). A
 decision is a pass pick or a card played; OpenSpiel's chance steps (the deal, the pass
-direction) are played in its loop but not counted. :func:`run` returns rows for ``bm-bench``.
+direction) are played in its loop but not counted. :func:`run` returns rows for ``bm-bench``:
+every preset at its default player count (one-deal episodes), black_maria's whole matches,
+and American Hearts with a kitty (:data:`~bm_env.bench.KITTY_TABLES`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import time
 import numpy as np
 
 from ..black_maria_v0 import env as make_env
-from . import rounds_row
+from ..rules import PRESETS
+from . import KITTY_TABLES, rounds_row
 
 
 def _draws(count: int, seed: int) -> list[int]:
@@ -86,12 +89,17 @@ def run(quick: bool) -> list[dict]:
     rounds = 3 if quick else 7
     decisions = 7_000 if quick else 30_000
     chooser = "pre-drawn int mod len(mask.nonzero()[0]), obs+mask read every decision"
-    contenders = [
-        ("env black_maria 3p (deal episodes)", lambda d, r: time_env(d, r, rules="black_maria")),
-        ("env black_maria 3p (match episodes)", lambda d, r: time_env(d, r, rules="black_maria", episode="match")),
-        ("env american_hearts 4p (deal episodes)", lambda d, r: time_env(d, r, rules="american_hearts")),
-        ("openspiel hearts 4p (pyspiel, observer)", time_openspiel),
-    ]
+
+    def deals_of(preset: str, n: int, **options):
+        return lambda d, r: time_env(d, r, rules=preset, num_players=n, **options)
+
+    # Every preset at its default player count, black_maria's match episodes, the kitties, OpenSpiel.
+    contenders = [(f"env {preset} {n}p (deal episodes)", deals_of(preset, n))
+                  for preset, (_, n, _, _) in PRESETS.items()]
+    contenders.insert(1, ("env black_maria 3p (match episodes)", deals_of("black_maria", 3, episode="match")))
+    contenders += [(f"env american_hearts {n}p kitty={kw['kitty']} (deal episodes)",
+                    deals_of("american_hearts", n, **kw)) for n, kw in KITTY_TABLES]
+    contenders += [("openspiel hearts 4p (pyspiel, observer)", time_openspiel)]
     rates: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in contenders}
     for r in range(rounds):
         for name, measure in contenders:

@@ -6,7 +6,9 @@ observation and the mask of every game and chooses each game's action with
 drawn from a seeded generator), which is timed too. Games re-deal themselves as they end,
 so dealing is timed as well. Peak memory is the ``tracemalloc`` peak of building the
 engine and playing, measured in a separate run (tracing slows numpy down).
-:func:`run` returns rows for ``bm-bench``.
+:func:`run` returns rows for ``bm-bench``: black_maria at several batch sizes, every other
+preset at its default player count (batch 4,096), a few other player counts, American
+Hearts with a kitty.
 """
 
 from __future__ import annotations
@@ -16,18 +18,18 @@ import tracemalloc
 
 import numpy as np
 
-from ..rules import make_rules
+from ..rules import PRESETS, make_rules
 from ..vector import VectorEngine
-from . import rounds_row
+from . import KITTY_TABLES, rounds_row
 
 CHOOSER = "random_actions (k-th set bit of the legal set), obs + mask produced every step, one core"
 
 
 def decisions_per_second(preset: str, num_players: int | None, batch: int, decisions: int,
-                         seed: int = 0) -> tuple[float, float]:
-    """Decisions/s of random play in ``batch`` games of ``preset`` after a short warm-up: by the wall
-    clock, and by the process's CPU time (the figure to trust on a shared, busy machine)."""
-    engine = VectorEngine(make_rules(preset, num_players), batch, seed=seed)
+                         seed: int = 0, **options) -> tuple[float, float]:
+    """Decisions/s of random play in ``batch`` games of ``preset`` (with rules ``options``) after a short
+    warm-up: by the wall clock, and by the process's CPU time (the figure to trust on a shared, busy machine)."""
+    engine = VectorEngine(make_rules(preset, num_players, **options), batch, seed=seed)
     rng = np.random.default_rng(seed)
     engine.reset()
     for _ in range(20):
@@ -63,8 +65,9 @@ def run(quick: bool) -> list[dict]:
     decisions = 1_000_000 if quick else 2_000_000  # per round
     rows = []
 
-    def row(name: str, preset: str, n: int, batch: int, budget: int) -> dict:
-        measured = rounds_row([decisions_per_second(preset, n, batch, budget, seed=r) for r in range(rounds)])
+    def row(name: str, preset: str, n: int, batch: int, budget: int, **options) -> dict:
+        measured = rounds_row([decisions_per_second(preset, n, batch, budget, seed=r, **options)
+                               for r in range(rounds)])
         spread = measured.pop("spread")
         return {"name": name, **measured, "unit": "decisions/s",
                 "note": f"{CHOOSER}; {spread}" if spread else CHOOSER, "vs": "openspiel_observer"}
@@ -72,9 +75,14 @@ def run(quick: bool) -> list[dict]:
     for batch in (1, 64, 1024, 4096, 16384):
         budget = decisions if batch >= 1024 else decisions // (400 if batch == 1 else 40)
         rows.append(row(f"vector black_maria 3p batch {batch}", "black_maria", 3, batch, budget))
-    for preset, n in (("black_maria", 4), ("black_maria", 7), ("dirty_lady", 4), ("american_hearts", 4),
-                      ("openspiel_hearts", 4), ("spot_hearts", 5), ("petrone_black_mariah", 4)):
+    # Every preset at its default player count (black_maria's is above), a few other counts, the kitties.
+    tables = [(preset, n) for preset, (_, n, _, _) in PRESETS.items() if preset != "black_maria"]
+    tables += [("black_maria", 4), ("black_maria", 7), ("dirty_lady", 4), ("spot_hearts", 5), ("cancellation", 7)]
+    for preset, n in tables:
         rows.append(row(f"vector {preset} {n}p batch 4096", preset, n, 4096, decisions))
+    for n, kw in KITTY_TABLES:
+        rows.append(row(f"vector american_hearts {n}p kitty={kw['kitty']} batch 4096", "american_hearts", n, 4096,
+                        decisions, **kw))
     for batch in (4096, 65536):
         rows.append({"name": f"vector black_maria 3p batch {batch} peak memory",
                      "value": round(peak_memory_mb("black_maria", 3, batch, 20 if quick else 100), 1),

@@ -4,9 +4,11 @@ Agents are ``player_0`` .. ``player_{n-1}`` (match seats, clockwise). ``agent_se
 follows the engine's decision order: every player's pass picks (eldest hand first, one
 card per decision), then the tricks. Observations are
 ``{"observation": int8 vector, "action_mask": int8 vector}``; the vector is exactly
-``observation.encode(information_state(...))`` of the observing seat (kept up to date in
-place by :class:`~bm_env.env.tracker.ObservationTracker`), the mask holds the legal
-actions of the acting player and is all zeros for everyone else.
+``observation.encode(information_state(...))`` of the observing seat, kept up to date in
+place by :class:`~bm_env.env.tracker.ObservationTracker` (and, for rules with the issue-6
+options, :class:`~bm_env.env.feature_tracker.FeatureTracker`): no decision of any preset
+calls the reference encoder. The mask holds the legal actions of the acting player (the
+extra decision ids of :mod:`bm_env.actions` included) and is all zeros for everyone else.
 
 Episodes: ``episode="deal"`` (default) is one deal of a fresh match; across resets the
 dealer moves clockwise and the pass direction follows the rules' cycle, as deal ``i`` of a
@@ -37,9 +39,10 @@ from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, card_str, mask_of, parse_c
 from ..deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
 from ..infostate import InfoState, information_state
 from ..match import Match
-from ..observation import LAYOUT_VERSION, encode, size_for
+from ..observation import LAYOUT_VERSION, size_for
 from ..rewards import REWARD_MODES, deal_rewards
 from ..rules import OPTION_NAMES, Rules, make_rules
+from .feature_tracker import FeatureTracker
 from .render import render_table
 from .tracker import ObservationTracker
 
@@ -54,8 +57,8 @@ _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dty
 _OTHER_SUITS_ROWS = tuple(1 - row for row in _SUIT_ROWS)
 
 
-def _legal_mask(deal, hand_plane: np.ndarray) -> np.ndarray:
-    """The acting player's legal actions as int8 (plain rules: card actions only).
+def _card_mask(deal, hand_plane: np.ndarray) -> np.ndarray | None:
+    """The acting player's legal cards as 52 int8 cells, or None where no shortcut applies.
 
     Most often they are the whole hand, one suit of it (following suit) or the hand less
     one suit (no heart lead yet), and the observation row already holds the hand: copying
@@ -72,7 +75,7 @@ def _legal_mask(deal, hand_plane: np.ndarray) -> np.ndarray:
     dropped = ((left_out & -left_out).bit_length() - 1) // NUM_RANKS  # of the lowest card left out
     if legal == hand & ~SUIT_MASKS[dropped]:
         return hand_plane * _OTHER_SUITS_ROWS[dropped]
-    return deal.legal_mask()
+    return None
 
 
 def _check_choice(name: str, value: Any, allowed) -> None:
@@ -141,8 +144,8 @@ class BlackMariaEnv(AECEnv):
         if not isinstance(reward_normalise, bool):
             raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
         n = self.rules.num_players
-        # Rules with issue-6 options (extra phases, two decks, teams...) are observed through the
-        # reference encoder at each observe(); the classic presets keep the incremental tracker.
+        # Rules with issue-6 options (extra phases, two decks, teams...) keep their extra parts
+        # with the FeatureTracker; the classic presets need only the plain tracker's few events.
         # Only those options add decisions beyond the 52 cards, which the plain path relies on.
         self._plain = not self.rules.uses_extensions
         assert not self._plain or self.rules.num_actions == NUM_CARDS
@@ -166,7 +169,10 @@ class BlackMariaEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
-        self._tracker = ObservationTracker(self.rules)
+        self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
+        # The mask's cells after the 52 cards: the extra decisions (bm_env.actions) these rules use.
+        self._no_extras = np.zeros(num_actions - NUM_CARDS, dtype=np.int8)
+        self._num_actions = num_actions
         self._rng: np.random.Generator | None = None
         self._episodes = 0
         self._first_dealer = 0
@@ -224,8 +230,7 @@ class BlackMariaEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        if self._plain:
-            self._tracker.start(self._deal, match.totals, match.deals_played)
+        self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = self.possible_agents[self._deal.current_seat]
 
     def _deal_options(self, options: dict[str, Any]):
@@ -283,15 +288,16 @@ class BlackMariaEnv(AECEnv):
         if self._dirty:
             self._clear_deal_end()
         self._cumulative_rewards[self.agent_selection] = 0
-        if self._plain and deal.renege is None:
+        if deal.renege is None:
             tracker = self._tracker
-            seat = deal.seats[p]
-            if phase == PLAY:
-                tracker.card_played(seat, int(action), led, deal.hearts_broken and not broken)
+            if not self._plain:
+                tracker.stepped(deal, p, phase, int(action), led, broken)
+            elif phase == PLAY:
+                tracker.card_played(deal.seats[p], int(action), led, deal.hearts_broken and not broken)
                 if not deal.trick:
                     tracker.trick_done(deal)
             else:
-                tracker.pass_pick(seat, deal.seats[(p + deal.pass_offset) % deal.num_players], int(action))
+                tracker.pass_pick(deal.seats[p], deal.seats[(p + deal.pass_offset) % deal.num_players], int(action))
                 if deal.phase != PASS:
                     tracker.passes_moved(deal)
         if deal.phase == DONE:
@@ -326,15 +332,13 @@ class BlackMariaEnv(AECEnv):
         self._dirty = True
         if self.episode == "deal" or match.is_over:
             self._over = True
-            if self._plain:
-                self._tracker.deal_over()
-                self._tracker.match_numbers(match.totals, match.deals_played)
+            self._tracker.deal_over()
+            self._tracker.match_numbers(match.totals, match.deals_played)
             for a in names:
                 self.terminations[a] = True
             return
         self._deal = match.start_deal()
-        if self._plain:
-            self._tracker.start(self._deal, match.totals, match.deals_played)
+        self._tracker.start(self._deal, match.totals, match.deals_played)
         self.agent_selection = names[self._deal.current_seat]
 
     # ------------------------------------------------------------------ observing
@@ -363,22 +367,22 @@ class BlackMariaEnv(AECEnv):
         except (KeyError, TypeError):
             seat = self._seat(agent)  # raises, naming the agents
         deal = self._deal
-        if not self._plain:
-            row = self._encoded(seat)
-            acting = not self._over and deal.seats[deal.to_act] == seat
-            mask = deal.legal_mask() if acting else np.zeros(self.rules.num_actions, dtype=np.int8)
-            return {"observation": row, "action_mask": mask}
         tracker = self._tracker
-        if not self._over and deal.seats[deal.to_act] == seat:
-            mask = _legal_mask(deal, tracker.hand_planes[seat])
+        if self._over or deal.seats[deal.to_act] != seat:
+            mask = np.zeros(self._num_actions, dtype=np.int8)
+        elif self._plain:
+            mask = _card_mask(deal, tracker.hand_planes[seat])
+            if mask is None:
+                mask = deal.legal_mask()
+        elif deal.legal >> NUM_CARDS or tracker.two_decks:
+            mask = deal.legal_mask()  # an extra decision, or a hand plane that counts copies
         else:
-            mask = np.zeros(NUM_CARDS, dtype=np.int8)  # plain rules: the 52 card actions only
+            mask = _card_mask(deal, tracker.hand_planes[seat])
+            if mask is None:
+                mask = deal.legal_mask()
+            elif self._no_extras.size:
+                mask = np.concatenate((mask, self._no_extras))
         return {"observation": tracker.rows[seat].copy(), "action_mask": mask}
-
-    def _encoded(self, seat: int) -> np.ndarray:
-        """The reference encoder's vector of ``seat`` (rules with issue-6 options)."""
-        match = self.match
-        return encode(information_state(self._deal, seat, match.totals, match.deals_played))
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""
@@ -403,7 +407,7 @@ class BlackMariaEnv(AECEnv):
                     out[(n + s) * NUM_CARDS + c] = 1
         if not self._over:
             out[2 * n * NUM_CARDS + deal.seats[deal.to_act]] = 1
-        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0] if self._plain else self._encoded(0)
+        out[2 * n * NUM_CARDS + n:] = self._tracker.obs[0]
         return out
 
     # ------------------------------------------------------------------ rendering

@@ -18,6 +18,8 @@ every preset and player count.
 
 All positions below are match seats; the tracker maps a deal's positions to seats with
 ``deal.seats`` (a tie-break deal among some players has fewer positions than seats).
+Rules with the issue-6 options (charges, kitties, two decks...) use the subclass
+:class:`~bm_env.env.feature_tracker.FeatureTracker`, which keeps their parts too.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 
 from ..cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
 from ..deal import PASS, PLAY, Deal
-from ..observation import encode_rules, offsets, size, split_number
+from ..observation import encode_rules, features, offsets, size, split_number
 from ..rules import Rules
 
 
@@ -66,11 +68,13 @@ class ObservationTracker:
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        o = offsets(n)
-        width = size(n)
+        feats = features(rules)
+        o = offsets(n, feats)
+        width = size(n, feats)
         self.rules = rules
         self.n = n
         self._o = o
+        self._width = width
         self._buffer = bytearray(n * width)
         self._view = memoryview(self._buffer)  # the same bytes: a memoryview writes runs of cells about 3x faster
         self.obs = np.frombuffer(self._buffer, dtype=np.int8).reshape(n, width)
@@ -80,18 +84,7 @@ class ObservationTracker:
         self._templates: dict[int, np.ndarray] = {}
         self._openings: dict[tuple, bytes] = {}
         observers = range(n)
-
-        def at(me: int, part: str, index: int = 0) -> int:
-            """Flat position of cell ``index`` of ``part`` in observer ``me``'s row."""
-            return me * width + o[part].start + index
-
-        def about(part: str, seat: int, stride: int = 1) -> tuple[int, ...]:
-            """In every observer's row, the cell where ``part`` holds ``seat`` (seats are relative to the observer)."""
-            return tuple(at(me, part, stride * ((seat - me) % n)) for me in observers)
-
-        def plane(prefix: str, me: int, seat: int) -> int:
-            """Where the card plane ``prefix{r}`` about ``seat`` starts in observer ``me``'s row."""
-            return at(me, f"{prefix}{(seat - me) % n}")
+        at, about, plane = self.at, self.about, self.plane
 
         self._hand = [at(me, "hand") for me in observers]
         self._received = [at(me, "received") for me in observers]
@@ -124,6 +117,18 @@ class ObservationTracker:
         self._trick_spans = _merged_spans(
             [(me * width + o[p].start, me * width + o[p].stop) for me in observers for p in trick_parts]
         )
+
+    def at(self, me: int, part: str, index: int = 0) -> int:
+        """Flat position of cell ``index`` of ``part`` in observer ``me``'s row."""
+        return me * self._width + self._o[part].start + index
+
+    def about(self, part: str, seat: int, stride: int = 1) -> tuple[int, ...]:
+        """In every observer's row, the cell where ``part`` holds ``seat`` (seats are relative to the observer)."""
+        return tuple(self.at(me, part, stride * ((seat - me) % self.n)) for me in range(self.n))
+
+    def plane(self, prefix: str, me: int, seat: int) -> int:
+        """Where the card plane ``prefix{r}`` about ``seat`` starts in observer ``me``'s row."""
+        return self.at(me, f"{prefix}{(seat - me) % self.n}")
 
     # ------------------------------------------------------------------ whole rows
 

@@ -20,14 +20,22 @@ _CARD = np.uint32(63)
 
 
 class DealSource:
-    """Hands ``[count, n]`` (uint64 card masks, seat ``s`` in column ``s``) of uniformly random deals."""
+    """Uniformly random deals, one row ``[width]`` of uint64 card masks each.
+
+    A row holds seat ``s``'s hand in column ``s``; with two decks the cards each seat holds
+    twice follow (columns ``n..2n-1``), and with a kitty rule the kitty's cards (and those
+    it holds twice) come last. Classic rules have rows of just the ``n`` hands.
+    """
 
     def __init__(self, rules: Rules, rng: np.random.Generator, block: int = 4096) -> None:
         self.rng = rng
         self.n = rules.num_players
-        self.deck = np.array(cards_of(rules.deck_mask()), dtype=np.uint32)
+        self.decks = rules.decks
+        self.deck = np.array(cards_of(rules.deck_mask()) * rules.decks, dtype=np.uint32)
+        self.dealt = self.deck.size - rules.kitty_size()
+        self.width = self.n * self.decks + (self.decks if rules.kitty != "none" else 0)
         self.block = block
-        self._hands = np.empty((0, self.n), dtype=np.uint64)
+        self._hands = np.empty((0, self.width), dtype=np.uint64)
         self._next = 0
 
     def _sorted_keys(self, count: int) -> np.ndarray:
@@ -47,8 +55,18 @@ class DealSource:
         count = max(self.block, need)
         order = np.ascontiguousarray((self._sorted_keys(count) & _CARD).T)  # [position, deal]
         bits = np.left_shift(np.uint64(1), order.astype(np.uint64))  # uint32 shifts: numpy 1.x would keep uint32
-        # Card i of a shuffled deck goes to seat i mod n: one card at a time round the table.
-        fresh = np.bitwise_or.reduce(bits.reshape(-1, self.n, count), axis=0).T
+        # Card i of a shuffled deck goes to seat i mod n: one card at a time round the table,
+        # as far as the cards go; the rest is the kitty.
+        dealt = bits[:self.dealt].reshape(-1, self.n, count)
+        kitty = bits[self.dealt:, None, :]
+        if self.decks == 1:
+            parts = [np.bitwise_or.reduce(dealt, axis=0)]
+            if self.width > self.n:
+                parts.append(np.bitwise_or.reduce(kitty, axis=0))
+        else:
+            hands, kitty = _once_twice(dealt), _once_twice(kitty)
+            parts = [hands[0], hands[1]] + ([kitty[0], kitty[1]] if self.width > 2 * self.n else [])
+        fresh = np.concatenate(parts).T
         self._hands = np.concatenate([self._hands[self._next:], fresh])
         self._next = 0
 
@@ -65,5 +83,16 @@ class DealSource:
 
     def set_undealt(self, hands: np.ndarray) -> None:
         """Hand out these deals before any new block (the other half of :meth:`undealt`)."""
-        self._hands = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1, self.n)
+        self._hands = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1, self.width)
         self._next = 0
+
+
+def _once_twice(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``[rounds, k, count]`` one-card masks (two decks) as the masks of the cards each of ``k``
+    receives at least once and twice."""
+    once = np.zeros(bits.shape[1:], dtype=np.uint64)
+    twice = np.zeros_like(once)
+    for b in bits:
+        twice |= once & b
+        once |= b
+    return once, twice

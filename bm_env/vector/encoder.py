@@ -23,7 +23,7 @@ import sys
 import numpy as np
 
 from .. import observation as ref_obs
-from ..deal import Deal, deal_hands
+from ..deal import Deal, deal_cards
 from ..infostate import information_state
 from ..rules import Rules
 
@@ -41,7 +41,8 @@ def number_cells(v: np.ndarray) -> np.ndarray:
 def template_row(rules: Rules) -> np.ndarray:
     """The reference observation of a fresh deal: its constant parts are those of every deal."""
     n = rules.num_players
-    deal = Deal(rules, deal_hands(rules, n, 0, np.random.default_rng(0)), 0, "hold")
+    hands, kitty = deal_cards(rules, n, 0, np.random.default_rng(0))
+    deal = Deal(rules, hands, 0, "hold", kitty=kitty)
     return ref_obs.encode(information_state(deal, 0, [0] * n, 0))
 
 
@@ -90,10 +91,10 @@ class Encoder:
         if sys.byteorder != "little":
             raise RuntimeError("the vector engine reads uint64 card masks as little-endian bytes; this machine is big-endian")
         n = self.n = rules.num_players
-        o = ref_obs.offsets(n)
-        self.size = ref_obs.size(n)
-        assert self.size % 8 == 0
-        self.row_bytes = self.size // 8
+        feats = ref_obs.features(rules)
+        o = ref_obs.offsets(n, feats)
+        self.size = ref_obs.size(n, feats)
+        self.row_bytes = -(-self.size // 8)  # a row that ends inside a byte is unpacked with a count
         row = template_row(rules)
         # Card planes: hand, received, (played by, trick card of) seat 0..n-1, passed to seat
         # 1..n-1, and the constant no-pass plane.
@@ -116,7 +117,12 @@ class Encoder:
         self.const_flags = np.packbits(const, bitorder="little").view(np.uint64)
         bit = lambda name, i: o[name].start + i - base  # noqa: E731
         start = bit("phase", 0)  # below 8, so the dynamic block (at most 64 bits) spills at most into word 1
-        assert start < 8 and o["hearts_broken"].stop - o["phase"].start <= 64 and self.flag_words <= 2
+        assert start < 8 and self.flag_words <= 2
+        # With more than 7 players (two decks only) the dynamic flags, phase to hearts broken (8n + 7
+        # cells), outgrow the 64-bit block: its bits stop inside the voids. The block then carries
+        # everything before the voids (shifts past 64 bits give 0), the engine keeps hearts broken
+        # at the first voids bit, and FeatureEncoder writes the voids and hearts-broken cells itself.
+        self.wide = o["hearts_broken"].stop - o["phase"].start > 64
         self.block_shift, self.spill_shift = np.uint64(start), np.uint64(64 - start)
         d = lambda name, i: _ONE << np.uint64(bit(name, i) - start)  # noqa: E731
         # The dynamic flag bits, relative to `start`. The engine keeps the ones that do not
@@ -128,7 +134,7 @@ class Encoder:
         self.phase_mask = phase_bits[0] | phase_bits[1]  # XOR: passing to playing; AND NOT: the deal is over
         self.led_bits = np.array([d("led_suit", suit) for suit in range(4)], dtype=np.uint64)
         self.led_mask = np.bitwise_or.reduce(self.led_bits)
-        self.broken_bit = d("hearts_broken", 0)
+        self.broken_bit = d("voids", 0) if self.wide else d("hearts_broken", 0)
         # Dealer and trick leader relative to the observer, by the engine's code
         # (dealer * (n + 1) + lead) * n, lead = leader + 1 while a trick is on, else 0; + observer.
         rel = lambda seat, me: (seat - me) % n  # noqa: E731
@@ -176,9 +182,7 @@ class Encoder:
         odd[0] = s["received"].reshape(-1)[own]
         even[1:n + 1] = s["played"].reshape(-1)[rel_idx]
         odd[1:n + 1] = s["trick_bits"].reshape(-1)[rel_idx]
-        # The cards this seat passed sit in the plane of their receiver (a hold deal has none).
-        off = s["pass_offset"]
-        passed = s["picks"].reshape(-1)[own] * (off == self.receivers)
+        passed = self._passed_planes(s, own)
         scratch.passed_even[...] = passed[0::2]
         scratch.passed_odd[...] = passed[1::2]
         # Straight into the packed rows, high words first: each spills 3 bytes into the next
@@ -193,14 +197,11 @@ class Encoder:
         if self.flag_words == 2:
             scratch.flags[:, 1] = (block >> self.spill_shift) | self.const_flags[1]
 
-        obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
-        legal = s["legal"]
-        half = m // 2
-        np.right_shift(legal[1::2], np.uint64(12), out=scratch.mask_high)  # first: it spills into the next pair
-        np.bitwise_or(legal[0:2 * half:2], legal[1::2] << np.uint64(52), out=scratch.mask_low[:half])
-        if m % 2:
-            scratch.mask_low[half] = legal[-1]
-        mask = np.unpackbits(scratch.mask_packed, count=52 * m, bitorder="little").view(np.int8).reshape(m, 52)
+        if self.size % 8:
+            obs = np.unpackbits(scratch.packed.reshape(m, -1), axis=1, count=self.size, bitorder="little").view(np.int8)
+        else:
+            obs = np.unpackbits(scratch.packed, bitorder="little").view(np.int8).reshape(m, self.size)
+        mask = self._masks(s["legal"], scratch)
 
         # Two cells per int16: the pass count and the tricks played, then each seat's points.
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
@@ -209,3 +210,20 @@ class Encoder:
         numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
         return obs, mask
+
+    def _passed_planes(self, s: dict, own: np.ndarray) -> np.ndarray:
+        """``[n - 1, M]``: the cards the acting seat passed to the seat r + 1 places to its left.
+
+        They all sit in the plane of the deal's one receiver (a hold deal has none).
+        """
+        return s["picks"].reshape(-1)[own] * (s["pass_offset"] == self.receivers)
+
+    def _masks(self, legal: np.ndarray, scratch: _Scratch) -> np.ndarray:
+        """``[M, 52]`` int8 masks of the legal sets, packed two games per 13 bytes and unpacked at once."""
+        m = legal.shape[0]
+        half = m // 2
+        np.right_shift(legal[1::2], np.uint64(12), out=scratch.mask_high)  # first: it spills into the next pair
+        np.bitwise_or(legal[0:2 * half:2], legal[1::2] << np.uint64(52), out=scratch.mask_low[:half])
+        if m % 2:
+            scratch.mask_low[half] = legal[-1]
+        return np.unpackbits(scratch.mask_packed, count=52 * m, bitorder="little").view(np.int8).reshape(m, 52)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
 from ..deal import IllegalActionError
-from ..rules import Rules, direction_offset
+from ..rules import SCATTER, Rules, direction_offset
 from .deals import DealSource
 from .encoder import Encoder, number_cells
 from .popcount import bitwise_count
@@ -59,7 +59,19 @@ class VectorEngine:
     ``normalise``d). ``final_observations=True`` keeps, for every game whose deal ends in a
     step, the observation of the seat that played the last card (phase "done") in row
     ``g`` of :attr:`final_obs`; rows of other games hold older deals' ends.
+
+    Rules with the issue-6 options (``Rules.uses_extensions``) build an
+    :class:`~bm_env.vector.extended.ExtendedEngine`, a subclass with the same interface.
     """
+
+    _encoder_class = Encoder
+
+    def __new__(cls, rules: Rules, *args, **kwargs):
+        if cls is VectorEngine and isinstance(rules, Rules) and rules.uses_extensions:
+            from .extended import ExtendedEngine
+
+            cls = ExtendedEngine
+        return super().__new__(cls)
 
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
                  seed: int | None = None, final_observations: bool = False) -> None:
@@ -87,9 +99,12 @@ class VectorEngine:
         low = self.deck & _CLUBS
         self.lowest_club = np.uint64(low & -low)
         self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
-        self.dir_offsets = np.array([direction_offset(d, n) for d in rules.pass_cycle], dtype=np.int64)
-        self.dir_passes = np.where(self.dir_offsets > 0, rules.passes_for(), 0)
-        self.encoder = enc = Encoder(rules)
+        # A scatter deal (an extension) has no single receiver: offset 0, but it passes.
+        scatter = np.array([d == SCATTER for d in rules.pass_cycle])
+        self.dir_offsets = np.array([0 if d == SCATTER else direction_offset(d, n) for d in rules.pass_cycle],
+                                    dtype=np.int64)
+        self.dir_passes = np.where((self.dir_offsets > 0) | scatter, rules.passes_for(), 0)
+        self.encoder = enc = self._encoder_class(rules)
         self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
         breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
         self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
@@ -104,7 +119,10 @@ class VectorEngine:
         self.voids = np.zeros(N, dtype=np.uint64)
         self._void_base = np.arange(0, 4 * n, 4, dtype=np.uint64)  # 4 * seat
         # The void word's bits (both copies) of seat * 4 + suit.
-        self._void_bits = np.array([(1 << b) | (1 << b + 4 * n) for b in range(4 * n)], dtype=np.uint64)
+        # (With more than 8 players, two decks only, the copy passes 64 bits and is dropped: the
+        # encoder then rotates the first copy itself.)
+        self._void_bits = np.array([((1 << b) | (1 << b + 4 * n)) & (2**64 - 1) for b in range(4 * n)],
+                                   dtype=np.uint64)
         self.captured = np.zeros((n, N), dtype=np.int16)
         self.captured_cells = np.zeros((n, N), dtype=np.int16)  # `captured` as the observation's two cells
         self.count_cells = np.zeros(N, dtype=np.int16)  # the pass count and tricks played, the same way
@@ -135,12 +153,15 @@ class VectorEngine:
 
     def reset(self, seed: int | None = None, hands: np.ndarray | Sequence | None = None,
               dealers: Sequence[int] | np.ndarray | None = None,
-              pass_directions: Sequence[str] | None = None):
-        """Deal every game afresh; returns ``(obs [N, L] int8, mask [N, 52] int8, to_act [N])``.
+              pass_directions: Sequence[str] | None = None, kitty: np.ndarray | Sequence | None = None):
+        """Deal every game afresh; returns ``(obs [N, L] int8, mask [N, A] int8, to_act [N])``.
 
         With ``seed`` the generator is reseeded. ``hands`` ``[N, n]`` (uint64 card masks by
         seat) deals given cards (duplicate evaluation); ``dealers`` ``[N]`` (default seat 0) and
-        ``pass_directions`` (names from the rules' pass cycle) go with them. Without them
+        ``pass_directions`` (names from the rules' pass cycle) go with them, and ``kitty``
+        ``[N]`` (the cards left over) where the rules have a kitty. With two decks ``hands``
+        is ``[N, n, 2]`` and ``kitty`` ``[N, 2]``: the cards held at least once, then those
+        held twice. ``A`` is ``rules.num_actions``. Without them
         the first dealer of each game is drawn ("cut for low card") and the first deal uses
         the start of the pass cycle (or a drawn direction under ``pass_order="random"``).
         Later deals are always drawn from the generator.
@@ -166,7 +187,9 @@ class VectorEngine:
                 raise ValueError(f"pass direction {bad[0]!r} is not in this game's cycle {cycle}")
             directions = np.array([cycle.index(d) for d in pass_directions], dtype=np.int64)
         if hands is not None:
-            hands = self._check_hands(hands)
+            hands = self._check_hands(hands, kitty)
+        elif kitty is not None:
+            raise ValueError("a kitty is given with the hands it goes with (reset(hands=..., kitty=...))")
         all_games = self._g
         self.deal_number[:] = 0
         self._start_deals(all_games, dealers.astype(np.int64), directions, hands)
@@ -335,7 +358,7 @@ class VectorEngine:
             "pass_offset": self.pass_offset, "count_cells": self.count_cells, "legal": self.legal,
         }
         if games is not None:
-            s = {k: (v[:, games] if v.ndim == 2 else v[games]) for k, v in s.items()}
+            s = {k: v[..., games] for k, v in s.items()}
         return s
 
     def _trick_ids(self) -> np.ndarray:
@@ -359,7 +382,9 @@ class VectorEngine:
             f"game {game}: player_{int(self.to_act[game])} may not {what} {card_str(c)}; legal: {legal}"
         )
 
-    def _check_hands(self, hands) -> np.ndarray:
+    def _check_hands(self, hands, kitty) -> np.ndarray:
+        if kitty is not None:
+            raise ValueError("these rules have no kitty (kitty='none'); give only the hands")
         h = np.asarray(hands, dtype=np.uint64)
         N, n = self.num_envs, self.n
         if h.shape != (N, n):
@@ -407,7 +432,7 @@ class VectorEngine:
         self.to_act[games] = self.eldest[games]
         holds = games[passes == 0]
         if holds.size:
-            self._start_play(holds)
+            self._after_passing(holds)
 
     def _move_passes(self, games: np.ndarray) -> None:
         """Every player of these games has passed: the cards move now, and only now."""
@@ -416,9 +441,10 @@ class VectorEngine:
         got = np.take(self.moved[0].reshape(-1), src * N + games)
         self.received[:, games] = got
         self.hands[:, games] |= got
-        self._start_play(games)
+        self._after_passing(games)
 
-    def _start_play(self, games: np.ndarray) -> None:
+    def _after_passing(self, games: np.ndarray) -> None:
+        """The cards have moved (or the deal holds): play begins."""
         self.phase[games] = PLAYING
         self.flag_bits[games] ^= self._phase_mask
         if self.rules.first_lead.startswith("lowest_club"):

@@ -3,7 +3,10 @@
 The same arithmetic as :func:`bm_env.scoring.deal_scores` and
 :func:`bm_env.rewards.deal_rewards`, over arrays ``[n, games]``. The engine plays single
 deals, so the ``others_plus_unless_win`` moon is judged as in the first deal of a fresh
-match: totals zero and no deal played before.
+match: totals zero and no deal played before. :func:`deal_scores` serves the classic
+rules, whose moon is read from the points alone; :func:`unit_scores` the issue-6 ones,
+where the engine has found the shooter (a partnership's, or the sun's) and the shooter
+may have chosen, and where partners score as one and the 10♣ multiplies.
 """
 
 from __future__ import annotations
@@ -24,28 +27,68 @@ def deal_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, c
     shooter = penalty_taken == penalty_total  # [n, games], at most one seat per game
     if not shooter.any():
         return scores
-    bonus = scores - penalty_taken
-    minus = bonus - penalty_total * shooter
-    plus = bonus + penalty_total * ~shooter
     moon = shooter.any(axis=0)
+    return np.where(moon, _moon(rules, scores, penalty_taken, shooter, penalty_total, None), scores)
+
+
+def _moon(rules: Rules, scores: np.ndarray, penalty_taken: np.ndarray, shooters: np.ndarray, total,
+          subtract: np.ndarray | None) -> np.ndarray:
+    """Every game's scores ``[n, games]`` as if its moon was shot by the seats ``shooters`` (a
+    partnership: both partners) for ``total`` points, under the rules' moon scoring;
+    ``subtract`` is the shooter's choice under ``shooter_choice``."""
+    bonus = scores - penalty_taken
+    minus = bonus - total * shooters
+    plus = bonus + total * ~shooters
     if rules.moon == "shooter_minus":
-        chosen = minus
-    elif rules.moon == "others_plus":
-        chosen = plus
-    else:  # others_plus_unless_win, with zero totals before this first deal
-        chosen = plus.copy()
-        for g in np.flatnonzero(moon):
-            after = [int(x) for x in plus[:, g]]
-            s = int(np.argmax(shooter[:, g]))
-            if match_would_end(rules, after, 1) and after[s] != min(after):
-                chosen[:, g] = minus[:, g]
-    return np.where(moon, chosen, scores)
+        return minus
+    if rules.moon == "others_plus":
+        return plus
+    if rules.moon == "shooter_choice":
+        return np.where(subtract, minus, plus)
+    # others_plus_unless_win, with zero totals before this first deal
+    chosen = plus.copy()
+    for g in np.flatnonzero(shooters.any(axis=0)):
+        after = [int(x) for x in plus[:, g]]
+        s = int(np.argmax(shooters[:, g]))
+        if match_would_end(rules, after, 1) and after[s] != min(after):
+            chosen[:, g] = minus[:, g]
+    return chosen
+
+
+def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
+                shooter: np.ndarray, total: np.ndarray, subtract: np.ndarray, multipliers: np.ndarray | None
+                ) -> np.ndarray:
+    """Scores ``[n, games]`` (int32) of the issue-6 rules; see :func:`bm_env.scoring.deal_scores`.
+
+    ``shooter`` ``[games]`` is the position of the moon (or sun) shooter, -1 where none,
+    ``total`` what the shot is worth and ``subtract`` the shooter's choice (``shooter_choice``).
+    Under joint teams both partners score their partnership's points. ``multipliers``
+    ``[n, games]`` (the 10♣) multiply the final score of the taker's scoring unit.
+    """
+    scores = captured.astype(np.int32) + rules.clean_trick_bonus * clean_tricks.astype(np.int32)
+    penalty = penalty_taken.astype(np.int32)
+    n = scores.shape[0]
+    seats = np.arange(n)[:, None]
+    shooters = seats == shooter
+    joint = rules.teams == "joint"
+    if joint:  # partners across: seats 0 and 2, 1 and 3
+        partner = (np.arange(n) + 2) % n
+        scores = scores + scores[partner]
+        penalty = penalty + penalty[partner]
+        shooters = shooters | shooters[partner]
+    if (shooter >= 0).any():
+        scores = np.where(shooter >= 0, _moon(rules, scores, penalty, shooters, total, subtract), scores)
+    if multipliers is not None:
+        scores = scores * (multipliers * multipliers[partner] if joint else multipliers)
+    return scores
 
 
 def deal_rewards(rules: Rules, scores: np.ndarray, mode: str, normalise: bool) -> np.ndarray:
     """Rewards ``[n, games]`` (float64) as :func:`bm_env.rewards.deal_rewards` gives them."""
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
+    if rules.teams == "individual":  # partners across share their summed score (seed 003)
+        scores = scores + scores[(np.arange(scores.shape[0]) + 2) % scores.shape[0]]
     own = ((-1 if rules.lower_wins else 1) * scores).astype(np.float64)
     if mode == "zero_sum":
         k = own.shape[0]

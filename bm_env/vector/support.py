@@ -19,6 +19,11 @@ DEAL_OPTIONS = frozenset({
     "no_pass_cards", "first_lead", "hearts_lead", "queen_breaks_hearts", "lead_hearts_with_queen_only",
     "first_trick_no_points", "trumps", "card_values", "clean_trick_bonus", "lower_wins", "moon",
 })
+#: The issue-6 options, played by :class:`~bm_env.vector.extended.ExtendedEngine`.
+EXTENSION_OPTIONS = frozenset({
+    "decks", "kitty", "kitty_to_hand", "optional_pass", "sun_points", "queen_when_safe", "charging", "ten_clubs_multiplier",
+    "booster_nines", "teams",
+})
 #: Match options: the engine plays single deals, so these only enter the observation's
 #: match features (read for a fresh match) and the ``others_plus_unless_win`` moon test.
 MATCH_OPTIONS = frozenset({"match_end", "match_deals", "match_threshold", "match_floor", "exact_reset", "tie_break"})
@@ -36,7 +41,7 @@ def check_supported(rules: Rules) -> None:
     if not isinstance(rules, Rules):
         raise TypeError(f"the vector engine needs a bm_env.rules.Rules object, got {type(rules).__name__}")
     for f in dataclasses.fields(rules):
-        if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS:
+        if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS or f.name in EXTENSION_OPTIONS:
             continue
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         if getattr(rules, f.name) != default:
@@ -44,14 +49,15 @@ def check_supported(rules: Rules) -> None:
                 f"the vector engine does not implement rules option {f.name}={getattr(rules, f.name)!r}; "
                 f"it plays the options {sorted(DEAL_OPTIONS)} (match options only as features of a fresh match)"
             )
-    if rules.num_actions != 52:
-        raise UnsupportedRulesError(
-            f"the vector engine plays card actions only (52), these rules have {rules.num_actions} actions"
-        )
     deck = rules.deck_mask()
-    cards = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1)
-    # Every valued card and clean trick to one seat, and a moon moving the penalty total once more.
-    spread = 2 * cards + abs(rules.clean_trick_bonus) * rules.hand_size()
+    cards = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1) * rules.decks
+    # Every valued card and clean trick to one seat, and a moon (or sun) moving the penalty total once more,
+    # charged cards doubled and the 10♣ multiplying the lot.
+    spread = cards + max(cards, rules.sun_points or 0) + abs(rules.clean_trick_bonus) * rules.hand_size()
+    if rules.charging:
+        spread *= 2
+    if rules.ten_clubs_multiplier:
+        spread *= 4 if rules.charging else 2
     if spread > MAX_DEAL_POINTS:
         raise UnsupportedRulesError(
             f"deal scores of these card values could reach {spread}; the vector engine carries at most "
