@@ -8,14 +8,14 @@ import pytest
 from example_kit import load_example
 
 pytestmark = pytest.mark.sb3
-pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed; scripts/setup_extra_env.sh sb3 sb3 "
-                                          "makes .venv-sb3 with it")
 
 SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
 
 
 @pytest.mark.parametrize("opponents", ["heuristic", f"policy:{SHIPPED}"])
 def test_maskable_ppo_trains_and_every_card_is_legal(opponents):
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed; scripts/setup_extra_env.sh sb3 sb3 "
+                        "makes .venv-sb3 with it")
     if opponents.startswith("policy") and not SHIPPED.exists():
         pytest.skip("checkpoints/black_maria_3p.pt is not in this checkout")
     example = load_example("sb3_maskable_ppo")

@@ -7,11 +7,11 @@ import pytest
 from example_kit import load_example
 
 pytestmark = pytest.mark.tianshou
-pytest.importorskip("tianshou", reason="tianshou is not installed; scripts/setup_extra_env.sh tianshou tianshou "
-                                       "makes .venv-tianshou with it")
 
 
 def test_dqn_seat_trains_and_every_card_is_legal():
+    pytest.importorskip("tianshou", reason="tianshou is not installed; scripts/setup_extra_env.sh tianshou tianshou "
+                        "makes .venv-tianshou with it")
     example = load_example("tianshou_dqn")
     assert example.make_env(3).env.unwrapped.illegal_action == "raise"  # an illegal card would end the run
     result = example.train(epochs=2, steps_per_epoch=300, envs=2, eval_deals=4, seed=0)
