@@ -17,6 +17,7 @@ A consumer should check ``layout_version`` and the rules before trusting the act
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 import os
@@ -104,6 +105,9 @@ def export_onnx(checkpoint: str | os.PathLike, out: str | os.PathLike) -> None:
         import onnxscript  # noqa: F401
     except ImportError as e:
         raise ExportError(f"ONNX export needs the export extras: pip install -e '.[export]' ({e})") from None
+    if "dynamo" not in inspect.signature(torch.onnx.export).parameters:
+        raise ExportError(f"ONNX export needs torch's dynamo exporter (tested with torch 2.13); torch "
+                          f"{torch.__version__}'s torch.onnx.export has no dynamo option. --torchscript works with it")
     net, meta = load_checkpoint(checkpoint)
     batch = torch.export.Dim("batch", min=1)
     with _quiet_exporter():
