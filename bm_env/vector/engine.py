@@ -365,12 +365,15 @@ class VectorEngine:
         """Card id each seat has put on the current trick (52: none yet), from the one-card trick masks."""
         return np.where(self.trick_bits == 0, _NO_CARD, _card_ids(self.trick_bits)).astype(np.int8)
 
+    #: What the actions are, for messages (the extension engine adds its decision ids).
+    _action_ids = "card ids 0..51"
+
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integer card ids 0..51, got dtype {a.dtype}")
+            raise ValueError(f"actions must be integer {self._action_ids}, got dtype {a.dtype}")
         return a if a.dtype == np.int64 else a.astype(np.int64)
 
     def _raise_illegal(self, game: int, c: int) -> None:

@@ -717,13 +717,9 @@ class ExtendedEngine(VectorEngine):
             s = {k: v[..., games] for k, v in s.items()}
         return s
 
-    def _check_actions(self, actions) -> np.ndarray:
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integer action ids 0..{self.num_actions - 1}, got dtype {a.dtype}")
-        return a if a.dtype == np.int64 else a.astype(np.int64)
+    @property
+    def _action_ids(self) -> str:
+        return f"action ids 0..{self.num_actions - 1}"
 
     def _raise_illegal(self, game: int, c: int) -> None:
         if not 0 <= c < self.num_actions:
