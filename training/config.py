@@ -37,6 +37,9 @@ class TrainConfig:
     pool_size: int = 8  # earlier snapshots kept as opponents
     pool_share: float = 0.3  # share of deals in which snapshots play every seat but one
     snapshot_every: int = 25  # updates between snapshots added to the pool
+    rule_opponent: str | None = None  # heuristic or heuristic_v1: a rule-based player at training (training.rule_opponent)
+    rule_share: float = 0.0  # share of deals in which rule_opponent plays every seat but one (the pool's deals are others)
+    init_from: str | None = None  # a run folder: start from its newest state's networks, optimiser and pool (a new stage)
 
     # --- networks
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # policy MLP widths (also the play checkpoint's)
@@ -84,7 +87,7 @@ class TrainConfig:
         for key in ("pool_size", "eval_every", "eval_boards", "final_eval_boards", "seed", "eval_seed"):
             if getattr(self, key) < 0:
                 raise ConfigError(f"{source}: key {key!r} must be 0 or more, got {getattr(self, key)}")
-        for key, lo, hi in (("pool_share", 0.0, 1.0), ("gamma", 0.0, 1.0), ("gae_lambda", 0.0, 1.0),
+        for key, lo, hi in (("pool_share", 0.0, 1.0), ("rule_share", 0.0, 1.0), ("gamma", 0.0, 1.0), ("gae_lambda", 0.0, 1.0),
                             ("clip", 1e-6, 10.0)):
             if not lo <= getattr(self, key) <= hi:
                 raise ConfigError(f"{source}: key {key!r} must be in [{lo}, {hi}], got {getattr(self, key)}")
@@ -92,6 +95,13 @@ class TrainConfig:
             if getattr(self, key) < 0 or (key == "lr" and self.lr == 0):
                 raise ConfigError(f"{source}: key {key!r} must be {'positive' if key == 'lr' else '0 or more'}, "
                                   f"got {getattr(self, key)}")
+        if self.rule_share > 0 and self.rule_opponent is None:
+            raise ConfigError(f"{source}: key 'rule_share' is {self.rule_share}, but no 'rule_opponent' is set")
+        if self.frozen_opponent and self.rule_share > 0:
+            raise ConfigError(f"{source}: with 'frozen_opponent' every deal is against it; 'rule_share' must be 0")
+        if not self.frozen_opponent and self.rule_share + self.pool_share > 1:
+            raise ConfigError(f"{source}: keys 'rule_share' and 'pool_share' divide the deals between them: together "
+                              f"at most 1, got {self.rule_share} + {self.pool_share}")
         if self.max_minutes is not None and self.max_minutes <= 0:
             raise ConfigError(f"{source}: key 'max_minutes' must be positive or null, got {self.max_minutes}")
         if self.target_kl is not None and self.target_kl <= 0:

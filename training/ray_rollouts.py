@@ -28,6 +28,7 @@ from bm_env.rules import Rules
 from .config import TrainConfig
 from .ppo import Batch, ValueNet
 from .rollout import Rollout, SelfPlay
+from .rule_opponent import check_rule_opponent
 from .state import to_arrays, to_tensors
 
 INSTALL_HINT = "pip install -e '.[ray]' (or scripts/setup_extra_env.sh rllib rllib, then use .venv-rllib)"
@@ -58,9 +59,12 @@ class RolloutActor:
     """One Ray actor's self-play (made remote by :class:`RayRollouts`; a plain class, so it imports without Ray)."""
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
-                 actor: PolicyNet, critic: ValueNet, pool_size: int, pool_share: float) -> None:
+                 actor: PolicyNet, critic: ValueNet, pool_size: int, pool_share: float, rule_opponent: str | None,
+                 rule_share: float) -> None:
         torch.set_num_threads(1)  # Ray schedules an actor on one CPU
-        self.selfplay = SelfPlay(rules, num_envs, rollout_steps, critic_state, seed=seed)
+        player = check_rule_opponent(rule_opponent, rules) if rule_opponent else None
+        self.selfplay = SelfPlay(rules, num_envs, rollout_steps, critic_state, seed=seed, rule_player=player,
+                                 rule_share=rule_share)
         self.actor, self.critic = actor.eval(), critic.eval()
         self.generator = torch.Generator().manual_seed(seed)
         self.rng = np.random.default_rng([seed, 1])
@@ -91,15 +95,18 @@ class RolloutActor:
 def join(parts: list[Rollout], device: torch.device) -> Rollout:
     """The actors' rollouts as one: batches concatenated in actor order, times of the slowest actor.
 
-    The pool-deal reward is the mean of the actors' means (each actor plays as many games).
+    The pool-deal and rule-deal rewards are the means of the actors' means (each actor plays as many games).
     """
     fields = {}
     for name in ("obs", "hidden", "mask", "actions", "logp", "values", "advantages", "returns"):
         tensors = [getattr(p.batch, name) for p in parts]
         fields[name] = None if tensors[0] is None else torch.cat(tensors).to(device)
-    rewards = [p.learner_reward for p in parts if not np.isnan(p.learner_reward)]
+    def mean(values: list[float]) -> float:
+        kept = [v for v in values if not np.isnan(v)]
+        return float(np.mean(kept)) if kept else float("nan")
+
     return Rollout(Batch(**fields), sum(p.decisions for p in parts), sum(p.deals_ended for p in parts),
-                   float(np.mean(rewards)) if rewards else float("nan"),
+                   mean([p.learner_reward for p in parts]), mean([p.rule_reward for p in parts]),
                    max(p.engine_seconds for p in parts), max(p.forward_seconds for p in parts))
 
 
@@ -127,7 +134,8 @@ class RayRollouts:
         share = c.num_envs // c.ray_actors
         actor, critic = copy.deepcopy(actor).cpu(), copy.deepcopy(critic).cpu()  # the actors run on CPU
         self.actors = [remote.remote(rules, share, c.rollout_steps, c.critic_state, actor_seed(c.seed, k),
-                                     actor, critic, pool_size, pool_share) for k in range(c.ray_actors)]
+                                     actor, critic, pool_size, pool_share, c.rule_opponent, c.rule_share)
+                       for k in range(c.ray_actors)]
 
     def collect(self, actor: PolicyNet, critic: ValueNet, pool: list[PolicyNet], pool_share: float, gamma: float,
                 lam: float, device: torch.device) -> Rollout:

@@ -3,8 +3,9 @@
 Each game has a seating, drawn again whenever its deal ends so that a deal is played by
 one cast: in a self-play deal the current policy plays every seat; in a pool deal one
 seat (drawn) is the current policy and every other seat one snapshot of the pool (drawn),
-with share ``pool_share``. With a frozen opponent (best response) every deal is a pool
-deal against it. Only the current policy's decisions are trained; a seat's decision whose
+with share ``pool_share``; in a rule deal, with share ``rule_share``, every other seat is
+the rule-based player (:mod:`training.rule_opponent`). With a frozen opponent (best
+response) every deal is a pool deal against it. Only the current policy's decisions are trained; a seat's decision whose
 deal is still on when the rollout ends is carried into the next one
 (:mod:`training.trajectories`).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 import torch
@@ -22,9 +24,11 @@ from bm_env.rules import Rules
 from bm_env.vector import VectorEngine
 
 from .ppo import Batch, ValueNet, policy_and_value, sample
+from .rule_opponent import rule_actions
 from .trajectories import seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
+RULE = -2  # seating code of the rule-based player
 
 
 def hidden_cards(engine: VectorEngine) -> np.ndarray:
@@ -50,6 +54,7 @@ class Rollout:
     decisions: int  # every decision stepped, the snapshots' included
     deals_ended: int
     learner_reward: float  # mean deal-end reward of the current policy's seats in pool deals (nan: none)
+    rule_reward: float  # the same in rule deals, against the rule-based player (nan: none)
     engine_seconds: float
     forward_seconds: float
 
@@ -57,8 +62,11 @@ class Rollout:
 class SelfPlay:
     """The engine, its games' seatings and the decisions carried between rollouts."""
 
-    def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int) -> None:
+    def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
+                 rule_player: ModuleType | None = None, rule_share: float = 0.0) -> None:
+        """``rule_player``: a module of :data:`training.rule_opponent.PLAYERS`, seated in ``rule_share`` of the deals."""
         self.rules = rules
+        self.rule_player, self.rule_share = rule_player, rule_share
         self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
         self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
         self.obs, self.mask, _ = self.engine.reset()
@@ -80,9 +88,16 @@ class SelfPlay:
         if games.size == 0:
             return
         self.seating[games] = LEARNER
+        if self.rule_share == 0 and (pool_size == 0 or pool_share == 0):
+            return
+        u = rng.random(games.size)  # below rule_share: a rule deal; then pool_share more: a pool deal
+        if self.rule_share:
+            ruled = games[u < self.rule_share]
+            self.seating[ruled] = RULE
+            self.seating[ruled, rng.integers(self.n, size=ruled.size)] = LEARNER
         if pool_size == 0 or pool_share == 0:
             return
-        pooled = games[rng.random(games.size) < pool_share]
+        pooled = games[(u >= self.rule_share) & (u < self.rule_share + pool_share)]
         if pooled.size == 0:
             return
         snapshot = rng.integers(pool_size, size=pooled.size)
@@ -111,6 +126,7 @@ class SelfPlay:
         rewards = np.empty((T, N, n), dtype=np.float32)
         engine_s = forward_s = 0.0
         pool_rewards: list[np.ndarray] = []
+        rule_rewards: list[np.ndarray] = []
         rows = np.arange(N)
         for t in range(T):
             t0 = time.perf_counter()
@@ -126,17 +142,21 @@ class SelfPlay:
             logits, value = policy_and_value(actor, critic, x, h)
             act, lp = sample(masked_logits(logits, legal), generator)
             values[t] = value.cpu().numpy()
-            for k in np.unique(who[who != LEARNER]):
+            for k in np.unique(who[who >= 0]):
                 sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
                 act[sel], _ = sample(masked_logits(pool[k](x[sel]), legal[sel]), generator)
             actions[t], logp[t] = act.cpu().numpy(), lp.cpu().numpy()
+            ruled = np.flatnonzero(who == RULE)
+            if ruled.size:
+                actions[t, ruled] = rule_actions(self.engine, ruled, self.rule_player)
             t1 = time.perf_counter()
             self.obs, self.mask, _, rewards[t], done[t], _ = self.engine.step(actions[t])
             ended = np.flatnonzero(done[t])
             if ended.size:
-                pooled = ended[(self.seating[ended] != LEARNER).any(axis=1)]
-                if pooled.size:
-                    pool_rewards.append(rewards[t, pooled][self.seating[pooled] == LEARNER])
+                cast = self.seating[ended]
+                for kind, into in (((cast >= 0).any(axis=1), pool_rewards), ((cast == RULE).any(axis=1), rule_rewards)):
+                    if kind.any():
+                        into.append(rewards[t, ended[kind]][cast[kind] == LEARNER])
                 self.draw_seatings(ended, rng, len(pool), pool_share)
             t2 = time.perf_counter()
             forward_s += t1 - t0
@@ -164,8 +184,8 @@ class SelfPlay:
                       mask=tensor(flat["mask"]), actions=tensor(flat["actions"]), logp=tensor(flat["logp"]),
                       values=tensor(flat["values"]), advantages=tensor(targets.advantages),
                       returns=tensor(targets.returns))
-        reward = float(np.concatenate(pool_rewards).mean()) if pool_rewards else float("nan")
-        return Rollout(batch, T * N, int(done.sum()), reward, engine_s, forward_s)
+        mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
+        return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards), mean(rule_rewards), engine_s, forward_s)
 
     # ------------------------------------------------------------------ checkpoints
 

@@ -41,6 +41,7 @@ from .config import TrainConfig, config_from_dict
 from .curve import plot_curve
 from .ppo import NonFiniteLossError, ValueNet, update
 from .rollout import Rollout, SelfPlay, hidden_size
+from .rule_opponent import check_rule_opponent
 from .state import TrainingStateError, latest_state, load_state, save_state, to_arrays, to_tensors
 
 #: Keys that ``--resume`` may change with ``--set``: how long and how often, never what is learned.
@@ -88,8 +89,11 @@ class Trainer:
     """One training run; :meth:`run` trains until the config's budget or a stop."""
 
     def __init__(self, config: TrainConfig, run_dir: str, quiet: bool = False, log=print,
-                 ray_address: str | None = None) -> None:
-        """``ray_address``: collect rollouts on Ray actors (see :mod:`training.ray_rollouts`); None: in this process."""
+                 ray_address: str | None = None, fresh: bool = True) -> None:
+        """``ray_address``: collect rollouts on Ray actors (see :mod:`training.ray_rollouts`); None: in this process.
+
+        ``fresh=False`` (a resume) leaves the networks for the caller to load, ``init_from`` unread.
+        """
         self.config = config
         self.run_dir = run_dir
         self.quiet = quiet
@@ -117,6 +121,8 @@ class Trainer:
         if c.frozen_opponent:
             frozen, _ = load_checkpoint(c.frozen_opponent.split(":", 1)[1], self.rules)
             self.pool = [frozen.to(self.device)]
+        if c.init_from and fresh:
+            self._start_from(c.init_from)
         self.update_index = 0
         self.decisions = 0
         self.seconds = 0.0  # wall time of the run (evaluations included), over every session of it
@@ -125,7 +131,9 @@ class Trainer:
         self.selfplay: SelfPlay | None = None
         self.ray_rollouts = None
         if ray_address is None:
-            self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed)
+            player = check_rule_opponent(c.rule_opponent, self.rules) if c.rule_opponent else None
+            self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed,
+                                     rule_player=player, rule_share=c.rule_share)
             self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
         else:
             from .ray_rollouts import RayRollouts
@@ -135,6 +143,35 @@ class Trainer:
         self._writer = None
 
     # ------------------------------------------------------------------ state
+
+    def _start_from(self, run_dir: str) -> None:
+        """Networks, optimiser and pool of another run's newest state: this run is its next stage.
+
+        Counters, generators and games start afresh, and the optimiser takes this config's
+        learning rate; the earlier stage's decisions and time are logged, and a model card adds them.
+        """
+        path = latest_state(run_dir)
+        data = load_state(path)
+        if data.get("rules") != self.rules.to_dict():
+            raise TrainingStateError(f"init_from: training state {path!r} was trained on other rules than this config's")
+        try:
+            self.actor.load_state_dict(data["actor"])
+            self.critic.load_state_dict(data["critic"])
+            self.optimizer.load_state_dict(data["optimizer"])
+            if not self.config.frozen_opponent:
+                for sd in data["pool"]:
+                    net = copy.deepcopy(self.actor)
+                    net.load_state_dict(sd)
+                    self.pool.append(net.eval())
+                self.pool_next = int(data["pool_next"]) % max(self.config.pool_size, 1)
+                del self.pool[self.config.pool_size:]
+        except (KeyError, RuntimeError, ValueError, TypeError) as e:
+            raise TrainingStateError(f"init_from: training state {path!r} does not fit this config's networks "
+                                     f"({type(e).__name__}: {e})") from None
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config.lr
+        self.log(f"bm-train: starting from {path} ({int(data['decisions']):,} decisions, "
+                 f"{float(data['seconds']) / 60:.1f} min of training)")
 
     def _pool_share(self) -> float:
         return 1.0 if self.config.frozen_opponent else self.config.pool_share
@@ -181,7 +218,7 @@ class Trainer:
                 f"training state {path!r} was saved by a run " + (
                     f"on Ray ({len(data['ray_actors'])} rollout actors): resume it with --ray ADDRESS" if on_ray
                     else "without Ray: resume it without --ray"))
-        trainer = cls(config, run_dir, quiet, log, ray_address)
+        trainer = cls(config, run_dir, quiet, log, ray_address, fresh=False)
         if data.get("rules") != trainer.rules.to_dict():
             raise TrainingStateError(f"training state {path!r} was saved for other rules than its config makes")
         try:
@@ -376,6 +413,7 @@ class Trainer:
             "speed/rollout_forward_share": rollout.forward_seconds / elapsed,
             "speed/update_share": (finished - collected) / elapsed,
             "play/pool_deal_reward": rollout.learner_reward,
+            "play/rule_deal_reward": rollout.rule_reward,
             "play/trained_decisions": float(len(rollout.batch)),
             "play/pool_size": float(len(self.pool)),
         })

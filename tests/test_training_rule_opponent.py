@@ -1,0 +1,110 @@
+"""The rule-based player at the vector engine's games, and a run that starts from another run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from bm_env import make_rules
+from bm_env.agents import heuristic, heuristic_v1
+from bm_env.config import ConfigError
+from bm_env.deal import Deal, deal_hands, pass_direction_for
+from bm_env.vector import VectorEngine
+from training.config import config_from_dict
+from training.rollout import LEARNER, RULE
+from training.rule_opponent import check_rule_opponent, rule_actions
+from training.state import TrainingStateError
+from training.trainer import Trainer
+
+TINY = dict(num_envs=16, rollout_steps=30, hidden=[32], critic_hidden=[32], minibatch_size=128, epochs=2,
+            pool_size=2, pool_share=0.3, snapshot_every=1, eval_every=0, final_eval_boards=0, checkpoint_every=1,
+            torch_threads=1, eval_workers=1, seed=3)
+PER_UPDATE = 16 * 30
+
+
+def tiny(**kw):
+    return config_from_dict({**TINY, **kw}, "test")
+
+
+@pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah", "openspiel_hearts",
+                                    "spot_hearts"])
+def test_the_engine_view_chooses_as_the_deal_view_at_every_step(preset):
+    """Both players, from the engine's arrays and from the same positions as Deals, over several deals per game."""
+    rules = make_rules(preset)
+    n, games = rules.num_players, 12
+    rng = np.random.default_rng(7)
+    dealers = rng.integers(n, size=games)
+    hands = [deal_hands(rules, n, int(d), rng) for d in dealers]
+    directions = [pass_direction_for(rules, 0, rng) for _ in range(games)]
+    refs = [Deal(rules, h, int(d), p) for h, d, p in zip(hands, dealers, directions)]
+    engine = VectorEngine(rules, games, seed=0)
+    engine.reset(hands=np.array(hands, dtype=np.uint64), dealers=dealers, pass_directions=directions)
+    everyone = np.arange(games)
+    ended = 0
+    for step in range(150):
+        for player in (heuristic, heuristic_v1):
+            want = [player.choose(player.view_from_deal(r)) for r in refs]
+            assert rule_actions(engine, everyone, player).tolist() == want, f"{player.__name__} step {step}"
+        # Half the steps random cards, so the positions are not only the ones the heuristic makes.
+        actions = rule_actions(engine, everyone, heuristic_v1) if step % 2 else engine.random_actions(rng)
+        done = engine.step(actions)[4]
+        state = engine.state()
+        for i, ref in enumerate(refs):
+            ref.step(int(actions[i]))
+            if done[i]:
+                ended += 1
+                refs[i] = Deal(rules, [int(h) for h in state["hands"][i]], int(state["dealer"][i]),
+                               str(state["pass_direction"][i]))
+    assert ended >= games  # every game went through a deal end and a new deal's passing
+
+
+def test_rule_deals_seat_one_learner_and_the_rule_player_elsewhere():
+    trainer = Trainer(tiny(rollout_steps=70, pool_share=0.0, rule_opponent="heuristic_v1", rule_share=1.0),
+                      "unused", quiet=True, log=lambda s: None)
+    sp = trainer.selfplay
+    assert ((sp.seating == LEARNER).sum(axis=1) == 1).all() and ((sp.seating == RULE).sum(axis=1) == 2).all()
+    engine = sp.engine
+    seen = []
+    real_step = engine.step
+
+    def recording_step(actions):
+        rows = np.flatnonzero(sp.seating[np.arange(sp.N), engine.to_act] == RULE)
+        seen.append((actions[rows].copy(), rule_actions(engine, rows, heuristic_v1)))
+        return real_step(actions)
+
+    engine.step = recording_step
+    rollout = sp.collect(trainer.actor, trainer.critic, trainer.pool, trainer.generator, trainer.rng, 0.0, 1.0, 0.95,
+                         trainer.device)
+    assert all(np.array_equal(got, want) for got, want in seen) and sum(len(g) for g, _ in seen) > 0
+    assert 0.2 < len(rollout.batch) / rollout.decisions < 0.5  # the learner's third of the decisions is trained
+    assert np.isfinite(rollout.rule_reward) and np.isnan(rollout.learner_reward)
+
+
+def test_rule_opponent_config_errors_say_what_is_allowed():
+    with pytest.raises(ConfigError, match="'rule_share' is 0.2, but no 'rule_opponent'"):
+        tiny(rule_share=0.2)
+    with pytest.raises(ConfigError, match="together at most 1, got 0.8 \\+ 0.3"):
+        tiny(rule_opponent="heuristic", rule_share=0.8)
+    with pytest.raises(ConfigError, match=r"must be one of \['heuristic', 'heuristic_v1'\] or null, got 'pimc'"):
+        check_rule_opponent("pimc", make_rules("black_maria"))
+    with pytest.raises(ConfigError, match="extension engine .*charging, ten_clubs_multiplier"):
+        check_rule_opponent("heuristic", make_rules("turbo_hearts"))
+
+
+def test_a_run_started_from_another_takes_its_networks_and_pool(tmp_path):
+    first = Trainer(tiny(total_decisions=2 * PER_UPDATE), str(tmp_path / "a"), quiet=True)
+    first.run()
+    logs = []
+    second = Trainer(tiny(total_decisions=PER_UPDATE, init_from=str(tmp_path / "a"), lr=1e-4, rule_opponent="heuristic",
+                          rule_share=0.2), str(tmp_path / "b"), quiet=True, log=logs.append)
+    for mine, theirs in ((second.actor, first.actor), (second.critic, first.critic)):
+        assert all(torch.equal(a, b) for a, b in zip(mine.state_dict().values(), theirs.state_dict().values()))
+    assert len(second.pool) == 2 and second.update_index == 0 and second.decisions == 0
+    assert all(g["lr"] == 1e-4 for g in second.optimizer.param_groups)
+    assert "starting from" in logs[0] and f"{2 * PER_UPDATE:,} decisions" in logs[0]
+    assert second.run().decisions == PER_UPDATE
+    with pytest.raises(TrainingStateError, match="does not fit this config's networks"):
+        Trainer(tiny(init_from=str(tmp_path / "a"), hidden=[48]), str(tmp_path / "c"), quiet=True, log=logs.append)
+    with pytest.raises(TrainingStateError, match="other rules"):
+        Trainer(tiny(init_from=str(tmp_path / "a"), preset="spot_hearts"), str(tmp_path / "d"), quiet=True)

@@ -1,0 +1,68 @@
+"""The rule-based player deciding in games of the vector engine, so that training can face it.
+
+Self-play drifts towards play that beats itself, not towards play that beats the
+rule-based player the agents are measured against. Seating that player in a share of the
+training games (``rule_opponent``, ``rule_share`` in :mod:`training.config`) lets the
+policy learn its habits. The player is the very same code as the agent
+(:func:`~bm_env.agents.heuristic.choose` or :func:`~bm_env.agents.heuristic_v1.choose`);
+only its view of the position is read here from the engine's arrays instead of from a
+:class:`~bm_env.deal.Deal`, and a test checks both views agree at every step of played deals.
+
+It decides game by game in Python, which costs: one decision takes a few microseconds
+(about 30 times a decision of the policy network in a batch), so a share of 0.2 in
+Black Maria slows training by about a fifth (docs of ``rule_share``).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from bm_env.agents import heuristic, heuristic_v1
+from bm_env.config import ConfigError
+from bm_env.deal import PASS
+from bm_env.rules import Rules
+from bm_env.vector import VectorEngine
+
+#: The players that can sit at the engine's games, by agent spec.
+PLAYERS: dict[str, ModuleType] = {"heuristic": heuristic, "heuristic_v1": heuristic_v1}
+
+
+def check_rule_opponent(name: str, rules: Rules) -> ModuleType:
+    """The module of player ``name``, refused with the reason where it cannot sit at the engine's games."""
+    if name not in PLAYERS:
+        raise ConfigError(f"key 'rule_opponent' must be one of {sorted(PLAYERS)} or null, got {name!r}")
+    if rules.uses_extensions:
+        raise ConfigError(f"key 'rule_opponent': the rule-based player reads the arrays of the plain vector engine, "
+                          f"and these rules use options it leaves to the extension engine "
+                          f"({', '.join(rules.uses_extensions)}); set rule_opponent: null")
+    return PLAYERS[name]
+
+
+def rule_actions(engine: VectorEngine, games: np.ndarray, player: ModuleType) -> np.ndarray:
+    """The card ``player`` chooses for the acting seat of each game in ``games``."""
+    n = engine.n
+    t = player.tables(engine.rules, n)
+    View, choose = player.View, player.choose
+    hands = engine.hands[:, games].T.tolist()
+    trick_ids = engine._trick_ids()[:, games].T.tolist()
+    voids = engine.voids[games].tolist()
+    cols = [a[games].tolist() for a in (engine.to_act, engine.phase, engine.legal, engine.leader, engine.in_trick,
+                                        engine.led, engine.pass_count, engine.picked)]
+    out = np.empty(len(games), dtype=np.int64)
+    for i, (p, phase, legal, leader, in_trick, led, pass_count, picked) in enumerate(zip(*cols)):
+        hand = hands[i][p]
+        if phase == 0:  # passing
+            view = View(t, PASS, hand, legal, (), -1, 0, (), pass_count - picked)
+        else:
+            held = 0
+            for h in hands[i]:
+                held |= h
+            trick = tuple(trick_ids[i][(leader + j) % n] for j in range(in_trick))
+            w = voids[i]
+            later = tuple((w >> 4 * q & 15, hands[i][q].bit_count())
+                          for q in ((p + j) % n for j in range(1, n - in_trick)))
+            view = View(t, "play", hand, legal, trick, led if in_trick else -1, held & ~hand, later, 0)
+        out[i] = choose(view)
+    return out
