@@ -37,7 +37,7 @@ def measure(updates: int, ray_address: str | None = None, **overrides) -> dict:
                 collected = time.perf_counter()
                 update(trainer.actor, trainer.critic, trainer.optimizer, rollout.batch, config.epochs,
                        config.minibatch_size, config.clip, config.ent_coef, config.vf_coef, config.max_grad_norm,
-                       config.target_kl, trainer.generator)
+                       config.target_kl, trainer.generator, trainer.precision)
                 done = time.perf_counter()
                 if i == 0:
                     continue  # warm-up
@@ -47,7 +47,7 @@ def measure(updates: int, ray_address: str | None = None, **overrides) -> dict:
                 learn += done - collected
         total = sum(rollout.decisions / r for r in rates)
     return {"rate": statistics.median(rates), "rates": rates, "engine": engine / total, "forward": forward / total,
-            "update": learn / total, "config": config}
+            "update": learn / total, "config": config, "precision": trainer.precision}
 
 
 def run(quick: bool) -> list[dict]:
@@ -55,7 +55,7 @@ def run(quick: bool) -> list[dict]:
     c = m["config"]
     how = (f"black_maria 3p, {c.num_envs} games x {c.rollout_steps} steps per update, policy {c.hidden}, critic "
            f"{c.critic_hidden} (perfect information: {c.critic_state}), {c.epochs} epochs of {c.minibatch_size}; "
-           f"wall clock, torch on {c.torch_threads} threads; median of {len(m['rates'])} updates "
+           f"{m['precision']} forward passes; wall clock, torch on {c.torch_threads} threads; median of {len(m['rates'])} updates "
            f"({min(m['rates']):,.0f}-{max(m['rates']):,.0f})")
     return [
         {"name": "training end to end (rollout + PPO update)", "value": round(m["rate"]), "unit": "decisions/s",

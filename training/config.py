@@ -72,6 +72,7 @@ class TrainConfig:
     seed: int = 0  # seeds the engine, torch and the opponent draws
     torch_threads: int = 2  # intra-op threads for torch on CPU
     device: str = "cpu"  # cpu or cuda
+    precision: str = "auto"  # fp32, bf16 (matrix products under autocast), or auto: bf16 on AMX CPUs and CUDA (training.precision)
     ray_actors: int = 2  # with --ray: rollout actors, each playing num_envs / ray_actors games (ignored without --ray)
 
     # --- best response: train against a frozen policy (exploitability)
@@ -112,6 +113,8 @@ class TrainConfig:
                 raise ConfigError(f"{source}: key {key!r} must be a non-empty list of positive widths, got {widths}")
         if self.critic not in ("separate", "shared"):
             raise ConfigError(f"{source}: key 'critic' must be 'separate' or 'shared', got {self.critic!r}")
+        if self.precision not in ("auto", "fp32", "bf16"):
+            raise ConfigError(f"{source}: key 'precision' must be 'auto', 'fp32' or 'bf16', got {self.precision!r}")
         if self.device not in ("cpu", "cuda"):
             raise ConfigError(f"{source}: key 'device' must be 'cpu' or 'cuda', got {self.device!r}")
         if self.frozen_opponent is not None and not self.frozen_opponent.startswith("policy:"):

@@ -23,6 +23,8 @@ from torch import nn
 
 from bm_env.agents.checkpoint import PolicyNet, masked_logits, mlp
 
+from .precision import autocast
+
 
 class NonFiniteLossError(RuntimeError):
     """A loss or gradient became NaN or infinite: the update is refused and training stops."""
@@ -58,16 +60,21 @@ def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tens
     return actions, logp
 
 
-def policy_and_value(actor: PolicyNet, critic: ValueNet, obs: torch.Tensor,
-                     hidden: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
-    """The policy's logits and the critic's value of float observations (and every hand, if the critic sees them)."""
-    if critic.kind == "shared":
-        features = actor.body[:-1](obs)
-        logits = actor.body[-1](features)
-    else:
-        logits, features = actor(obs), obs
-    value_in = features if hidden is None else torch.cat([features, hidden], dim=1)
-    return logits, critic(value_in)
+def policy_and_value(actor: PolicyNet, critic: ValueNet, obs: torch.Tensor, hidden: torch.Tensor | None,
+                     precision: str = "fp32") -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy's logits and the critic's value of float observations (and every hand, if the critic sees them).
+
+    The networks run in ``precision`` (:mod:`training.precision`); logits and values come back as float32.
+    """
+    with autocast(precision, obs.device):
+        if critic.kind == "shared":
+            features = actor.body[:-1](obs)
+            logits = actor.body[-1](features)
+        else:
+            logits, features = actor(obs), obs
+        value_in = features if hidden is None else torch.cat([features, hidden.to(features.dtype)], dim=1)
+        value = critic(value_in)
+    return logits.float(), value.float()
 
 
 @dataclass
@@ -89,8 +96,11 @@ class Batch:
 
 def update(actor: PolicyNet, critic: ValueNet, optimizer: torch.optim.Optimizer, batch: Batch, epochs: int,
            minibatch_size: int, clip: float, ent_coef: float, vf_coef: float, max_grad_norm: float,
-           target_kl: float | None, generator: torch.Generator) -> dict[str, float]:
-    """``epochs`` passes of clipped PPO over ``batch`` in shuffled minibatches; returns the update's statistics."""
+           target_kl: float | None, generator: torch.Generator, precision: str = "fp32") -> dict[str, float]:
+    """``epochs`` passes of clipped PPO over ``batch`` in shuffled minibatches; returns the update's statistics.
+
+    The forward passes run in ``precision`` (:mod:`training.precision`), the losses and gradients in float32.
+    """
     params = [p for group in optimizer.param_groups for p in group["params"]]
     size = len(batch)
     sums = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
@@ -101,7 +111,7 @@ def update(actor: PolicyNet, critic: ValueNet, optimizer: torch.optim.Optimizer,
         for lo in range(0, size, minibatch_size):
             mb = order[lo:lo + minibatch_size]
             hidden = None if batch.hidden is None else batch.hidden[mb].float()
-            logits, value = policy_and_value(actor, critic, batch.obs[mb].float(), hidden)
+            logits, value = policy_and_value(actor, critic, batch.obs[mb].float(), hidden, precision)
             logits = masked_logits(logits, batch.mask[mb])
             logp_all = torch.log_softmax(logits, dim=1)
             logp = logp_all.gather(1, batch.actions[mb, None]).squeeze(1)

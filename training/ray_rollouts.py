@@ -28,6 +28,7 @@ from bm_env.rules import Rules
 from .config import TrainConfig
 from .ppo import Batch, ValueNet
 from .rollout import Rollout, SelfPlay
+from .precision import resolve as resolve_precision
 from .rule_opponent import check_rule_opponent
 from .state import to_arrays, to_tensors
 
@@ -60,11 +61,11 @@ class RolloutActor:
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
                  actor: PolicyNet, critic: ValueNet, pool_size: int, pool_share: float, rule_opponent: str | None,
-                 rule_share: float) -> None:
+                 rule_share: float, precision: str) -> None:
         torch.set_num_threads(1)  # Ray schedules an actor on one CPU
         player = check_rule_opponent(rule_opponent, rules) if rule_opponent else None
         self.selfplay = SelfPlay(rules, num_envs, rollout_steps, critic_state, seed=seed, rule_player=player,
-                                 rule_share=rule_share)
+                                 rule_share=rule_share, precision=resolve_precision(precision, torch.device("cpu")))
         self.actor, self.critic = actor.eval(), critic.eval()
         self.generator = torch.Generator().manual_seed(seed)
         self.rng = np.random.default_rng([seed, 1])
@@ -134,7 +135,8 @@ class RayRollouts:
         share = c.num_envs // c.ray_actors
         actor, critic = copy.deepcopy(actor).cpu(), copy.deepcopy(critic).cpu()  # the actors run on CPU
         self.actors = [remote.remote(rules, share, c.rollout_steps, c.critic_state, actor_seed(c.seed, k),
-                                     actor, critic, pool_size, pool_share, c.rule_opponent, c.rule_share)
+                                     actor, critic, pool_size, pool_share, c.rule_opponent, c.rule_share,
+                                     c.precision)
                        for k in range(c.ray_actors)]
 
     def collect(self, actor: PolicyNet, critic: ValueNet, pool: list[PolicyNet], pool_share: float, gamma: float,

@@ -24,6 +24,7 @@ from bm_env.rules import Rules
 from bm_env.vector import VectorEngine
 
 from .ppo import Batch, ValueNet, policy_and_value, sample
+from .precision import autocast
 from .rule_opponent import rule_actions
 from .trajectories import seat_targets
 
@@ -63,9 +64,11 @@ class SelfPlay:
     """The engine, its games' seatings and the decisions carried between rollouts."""
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
-                 rule_player: ModuleType | None = None, rule_share: float = 0.0) -> None:
-        """``rule_player``: a module of :data:`training.rule_opponent.PLAYERS`, seated in ``rule_share`` of the deals."""
+                 rule_player: ModuleType | None = None, rule_share: float = 0.0, precision: str = "fp32") -> None:
+        """``rule_player``: a module of :data:`training.rule_opponent.PLAYERS`, seated in ``rule_share`` of the deals;
+        ``precision``: the resolved precision of the forward passes (:mod:`training.precision`)."""
         self.rules = rules
+        self.precision = precision
         self.rule_player, self.rule_share = rule_player, rule_share
         self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
         self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
@@ -139,12 +142,14 @@ class SelfPlay:
             x = torch.from_numpy(obs[t]).to(device).float()
             legal = torch.from_numpy(mask[t]).to(device)
             h = torch.from_numpy(hidden[t]).to(device).float() if H else None
-            logits, value = policy_and_value(actor, critic, x, h)
+            logits, value = policy_and_value(actor, critic, x, h, self.precision)
             act, lp = sample(masked_logits(logits, legal), generator)
             values[t] = value.cpu().numpy()
             for k in np.unique(who[who >= 0]):
                 sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
-                act[sel], _ = sample(masked_logits(pool[k](x[sel]), legal[sel]), generator)
+                with autocast(self.precision, device):
+                    snapshot_logits = pool[k](x[sel]).float()
+                act[sel], _ = sample(masked_logits(snapshot_logits, legal[sel]), generator)
             actions[t], logp[t] = act.cpu().numpy(), lp.cpu().numpy()
             ruled = np.flatnonzero(who == RULE)
             if ruled.size:

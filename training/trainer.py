@@ -41,6 +41,7 @@ from .config import TrainConfig, config_from_dict
 from .curve import plot_curve
 from .ppo import NonFiniteLossError, ValueNet, update
 from .rollout import Rollout, SelfPlay, hidden_size
+from .precision import resolve as resolve_precision
 from .rule_opponent import check_rule_opponent
 from .state import TrainingStateError, latest_state, load_state, save_state, to_arrays, to_tensors
 
@@ -103,6 +104,7 @@ class Trainer:
         if config.device == "cuda" and not torch.cuda.is_available():
             raise ConfigError("device 'cuda' was asked for, but torch sees no CUDA device; use --device cpu")
         self.device = torch.device(config.device)
+        self.precision = resolve_precision(config.precision, self.device)
         torch.set_num_threads(config.torch_threads)
         c = config
         obs_size = observation.size_for(self.rules)
@@ -133,7 +135,7 @@ class Trainer:
         if ray_address is None:
             player = check_rule_opponent(c.rule_opponent, self.rules) if c.rule_opponent else None
             self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed,
-                                     rule_player=player, rule_share=c.rule_share)
+                                     rule_player=player, rule_share=c.rule_share, precision=self.precision)
             self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
         else:
             from .ray_rollouts import RayRollouts
@@ -394,7 +396,7 @@ class Trainer:
         collected = time.perf_counter()
         self.actor.train()
         stats = update(self.actor, self.critic, self.optimizer, rollout.batch, c.epochs, c.minibatch_size, c.clip,
-                       c.ent_coef, c.vf_coef, c.max_grad_norm, c.target_kl, self.generator)
+                       c.ent_coef, c.vf_coef, c.max_grad_norm, c.target_kl, self.generator, self.precision)
         finished = time.perf_counter()
         self.update_index += 1
         self.decisions += rollout.decisions
