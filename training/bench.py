@@ -57,6 +57,7 @@ def run(quick: bool) -> list[dict]:
            f"{c.critic_hidden} (perfect information: {c.critic_state}), {c.epochs} epochs of {c.minibatch_size}; "
            f"{m['precision']} forward passes; wall clock, torch on {c.torch_threads} threads; median of {len(m['rates'])} updates "
            f"({min(m['rates']):,.0f}-{max(m['rates']):,.0f})")
+    ruled = measure(2 if quick else 4, rule_opponent="heuristic_v1", rule_share=0.3)
     return [
         {"name": "training end to end (rollout + PPO update)", "value": round(m["rate"]), "unit": "decisions/s",
          "note": how, "rounds": [round(r) for r in m["rates"]]},
@@ -66,4 +67,7 @@ def run(quick: bool) -> list[dict]:
          "note": "policy, critic and snapshot forward passes, sampling"},
         {"name": "training: share in the PPO update", "value": round(m["update"], 3), "unit": "ratio",
          "note": "minibatch forward, backward and Adam steps"},
+        {"name": "training with heuristic_v1 in 30% of the deals", "value": round(ruled["rate"]), "unit": "decisions/s",
+         "note": f"rule_opponent heuristic_v1, rule_share 0.3, else as above; median of {len(ruled['rates'])} updates; "
+                 f"{ruled['rate'] / m['rate']:.2f}x the rate above", "rounds": [round(r) for r in ruled["rates"]]},
     ]

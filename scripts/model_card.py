@@ -1,0 +1,141 @@
+"""Write a shipped agent's model card (checkpoints/NAME.md) and curve (NAME.png) from its run folders and evaluations.
+
+    .venv/bin/python scripts/model_card.py black_maria_3p --commit 74e473b \
+        --stages runs/black_maria_3p runs/black_maria_3p_stage2 runs/black_maria_3p_stage3 \
+        --eval results/final/black_maria_3p-hv1 results/final/black_maria_3p-h ...
+
+Every figure comes from the files: each stage's newest training state (decisions, wall time,
+resolved config) and ``evaluations.jsonl``, and each ``bm-eval --out`` folder's
+``evaluation.json`` (boards, scores, intervals). The shipped file is the last stage's
+``latest.pt`` (the learning rate has fallen to 0 there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from training.curve import plot_curve  # noqa: E402
+from training.state import latest_state, load_state  # noqa: E402
+
+AGENTS = {
+    "black_maria_3p": ("Black Maria with 3 players (preset `black_maria`: pass 3 right, hearts 1, Q♠ 13, K♠ 10, A♠ 7)",
+                       {"heuristic_v1": (5.5, 5.0), "pimc": (2.5, 1.0), "random": (12.5, None)}),
+    "american_hearts_4p": ("American Hearts with 4 players (preset `american_hearts`: pass left, right, across, hold; "
+                           "2♣ leads; hearts 1, Q♠ 13; shooting the moon)", {"heuristic_v1": (3.0, None),
+                                                                            "pimc": (None, 0.0)}),
+    "petrone_black_mariah_4p": ("Petrone's Black Mariah with 4 players (preset `petrone_black_mariah`: hearts are "
+                                "trumps, +3 per clean trick; higher scores win)", {"heuristic_v1": (6.5, None),
+                                                                                   "pimc": (None, 0.0)}),
+    "openspiel_hearts_4p": ("Hearts as OpenSpiel's `hearts` game plays it (preset `openspiel_hearts`: 4 players, one "
+                            "deal, the pass direction drawn per deal, Q♠ breaks hearts)", {"heuristic_v1": (3.0, None),
+                                                                                         "pimc": (None, 0.0)}),
+}
+
+
+def read_evaluations(run_dir: str) -> list[dict]:
+    with open(os.path.join(run_dir, "evaluations.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def stage_facts(run_dir: str) -> dict:
+    state = load_state(latest_state(run_dir))
+    return {"dir": run_dir, "config": state["config"], "decisions": int(state["decisions"]),
+            "minutes": float(state["seconds"]) / 60, "updates": int(state["update"]),
+            "evaluations": read_evaluations(run_dir)}
+
+
+def target_text(opponent: str, advantage: float, ci: float, targets: dict) -> str:
+    kind = opponent.split(":")[0]
+    if kind not in targets:
+        return "(reported)"
+    mean_at_least, lower_above = targets[kind]
+    parts, met = [], True
+    if mean_at_least is not None:
+        parts.append(f"≥ {mean_at_least:+.1f}")
+        met &= advantage >= mean_at_least
+    if lower_above is not None:
+        parts.append(f"lower end > {lower_above:+.1f}" if lower_above else "lower end > 0")
+        met &= advantage - ci > lower_above
+    return f"{', '.join(parts)}: {'met' if met else 'NOT met'}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("name", choices=sorted(AGENTS))
+    ap.add_argument("--stages", nargs="+", required=True, help="the run folders, first stage first")
+    ap.add_argument("--eval", nargs="+", required=True, help="bm-eval --out folders of the shipped file")
+    ap.add_argument("--commit", required=True, help="the commit whose code trained the last stage")
+    ap.add_argument("--note", default="", help="a paragraph added under the training facts")
+    args = ap.parse_args()
+    description, targets = AGENTS[args.name]
+    stages = [stage_facts(d) for d in args.stages]
+    preset = stages[0]["config"]["preset"]
+    n_opp = {"black_maria": 2}.get(preset, 3)
+
+    lines = [f"# {args.name}", "",
+             f"A policy for {description}, trained by self-play with `bm-train`. Play it with the agent spec",
+             f"`policy:checkpoints/{args.name}.pt` (greedy; `,greedy=false` samples).", "",
+             "## How it was trained", "", "```bash"]
+    for s in stages:
+        lines.append(f"bm-train --config configs/{os.path.basename(s['dir'])}.yaml --run-dir {s['dir']} --quiet")
+    lines += ["```", ""]
+    total_d = sum(s["decisions"] for s in stages)
+    total_m = sum(s["minutes"] for s in stages)
+    for i, s in enumerate(stages, 1):
+        c = s["config"]
+        extra = []
+        if c.get("rule_opponent"):
+            extra.append(f"`{c['rule_opponent']}` in {c['rule_share']:.0%} of the deals")
+        if c.get("init_from"):
+            extra.append(f"started from `{c['init_from']}`")
+        lines.append(
+            f"- Stage {i}: [`configs/{os.path.basename(s['dir'])}.yaml`](../configs/{os.path.basename(s['dir'])}.yaml): "
+            f"{s['minutes']:.1f} minutes, {s['updates']:,} updates, {s['decisions']:,} decisions (every seat's); "
+            f"lr {c['lr']:g}{' annealed to 0 over ' + format(c['total_decisions'], ',') + ' decisions' if c['anneal_lr'] else ''}, "
+            f"entropy {c['ent_coef']:g}, a pool of {c['pool_size']} snapshots in {c['pool_share']:.0%} of the deals"
+            + (", " + ", ".join(extra) if extra else "") + f", {c['torch_threads']} torch thread(s), "
+            f"precision {c.get('precision', 'fp32 (before the precision key)')}; "
+            f"{s['decisions'] / (s['minutes'] * 60):,.0f} decisions/s on average.")
+    lines += ["", f"In all **{total_m:.1f} minutes** of wall time and **{total_d:,} decisions**. Policy MLP "
+              f"{stages[-1]['config']['hidden']}, separate critic {stages[-1]['config']['critic_hidden']} that also sees "
+              "every hand (training only). The shipped file is the last stage's `latest.pt`.",
+              f"- Code: commit `{args.commit}` of this repository.",
+              "- Machine: 2 vCPU Intel Xeon (Sapphire Rapids), 24 GB, no GPU; torch 2.13.0+cpu. Other development "
+              "work (tests, other runs) shared the two cores during training.", ""]
+    if args.note:
+        lines += [args.note, ""]
+    lines += [f"![training curve]({args.name}.png)", "",
+              "The curve: the score against the evaluation opponent during training (200 boards of board set 12345, "
+              "every rotation, 95% interval), the stages one after the other.", "",
+              "## Evaluation", "",
+              f"`bm-eval --preset {preset} --agents policy:checkpoints/{args.name}.pt B{' B' * (n_opp - 1)} --boards K "
+              "--workers 2`, board set v1, seed 0, every board at every rotation of the seats. \"Better by\": points per "
+              "deal better than the fair share (positive is better), with its 95% interval over boards.", "",
+              "| opponents | boards | agent's mean score/deal | fair share | better by | the issue's target |",
+              "|---|---:|---:|---:|---:|---|"]
+    for folder in args.eval:
+        with open(os.path.join(folder, "evaluation.json"), encoding="utf-8") as f:
+            d = json.load(f)
+        me, opponent = d["agents"][0], d["agents"][1]["spec"] if "spec" in d["agents"][1] else d["seating"][1]
+        lines.append(f"| {n_opp} × {opponent} | {d['num_boards']:,} | {me['mean']:.2f} ± {me['ci']:.2f} | "
+                     f"{d['fair_share']:.2f} | **{me['advantage']:+.2f} ± {me['diff_ci']:.2f}** | "
+                     f"{target_text(opponent, me['advantage'], me['diff_ci'], targets)} |")
+    lines.append("")
+    out = os.path.join("checkpoints", f"{args.name}.md")
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    curve, offset = [], 0
+    for s in stages:
+        curve += [{**e, "decisions": e["decisions"] + offset} for e in s["evaluations"]]
+        offset += s["decisions"]
+    plot_curve(curve, os.path.join("checkpoints", f"{args.name}.png"), f"{args.name}: every stage")
+    print(f"wrote {out} and checkpoints/{args.name}.png")
+
+
+if __name__ == "__main__":
+    main()
