@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 from bm_env import PRESETS, Rules, RulesError, card_pretty, make_rules
-from bm_env.observation import layout, layout_table
+
+try:  # the observation layout's module: bm_env/env/observation.py once the package is in layers
+    from bm_env.env.observation import layout, layout_table
+except ImportError:
+    from bm_env.observation import layout, layout_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
