@@ -297,7 +297,7 @@ class BlackMariaEnv(AECEnv):
                 if not deal.trick:
                     tracker.trick_done(deal)
             else:
-                tracker.pass_pick(deal.seats[p], deal.seats[(p + deal.pass_offset) % deal.num_players], int(action))
+                tracker.pass_pick(deal.seats[p], deal.seats[deal.pass_target(p)], int(action))
                 if deal.phase != PASS:
                     tracker.passes_moved(deal)
         if deal.phase == DONE:

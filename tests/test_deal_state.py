@@ -1,0 +1,131 @@
+"""The deal's declared state: every attribute is declared once, a clone shares nothing it could
+change, and the read face hands out values a caller cannot change the deal through.
+
+``Deal._FIXED_FIELDS``, ``_STATE_VALUES`` and ``_STATE_LISTS`` are the one list of what a deal
+holds; ``clone_deal`` copies the lists it names. These tests hold every preset's deals to that
+declaration at every decision, so a field added to the constructor or a step without being
+declared (and so perhaps shared by a clone) fails here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bm_env.cards import cards_of
+from bm_env.deal import DONE, Deal, clone_deal, deal_cards
+from bm_env.rules import PRESETS, make_rules
+
+FIXED, VALUES, LISTS = Deal._FIXED_FIELDS, Deal._STATE_VALUES, Deal._STATE_LISTS
+DECLARED = set(FIXED) | set(VALUES) | set(LISTS)
+READ_FACE = sorted(name for name, v in vars(Deal).items() if isinstance(v, property))
+
+
+def deals_of(preset: str, count: int, seed: int = 0):
+    """``count`` deals of ``preset`` from the start, every pass direction of its cycle in turn."""
+    rules = make_rules(preset)
+    rng = np.random.default_rng(seed)
+    n = rules.num_players
+    for i in range(count):
+        hands, kitty = deal_cards(rules, n, i % n, rng)
+        direction = rules.pass_cycle[i % len(rules.pass_cycle)]
+        yield Deal(rules, hands, i % n, direction, kitty=kitty)
+
+
+def play_out(deal: Deal, chooser: random.Random, check=None) -> None:
+    """Random legal actions to the end, ``check(deal)`` before each."""
+    while not deal.is_over:
+        if check is not None:
+            check(deal)
+        legal = cards_of(deal.legal)
+        deal.step(legal[chooser.randrange(len(legal))])
+    if check is not None:
+        check(deal)
+
+
+def state_of(deal: Deal) -> dict:
+    """Every changing field, copied (its lists hold immutable items: one level deep is a deep copy)."""
+    out = {name: getattr(deal, name) for name in VALUES}
+    out.update({name: list(getattr(deal, name)) for name in LISTS})
+    return out
+
+
+def test_the_declaration_names_each_field_once():
+    names = list(FIXED) + list(VALUES) + list(LISTS)
+    assert len(names) == len(set(names))
+    assert not DECLARED & set(READ_FACE), "a query and a field of the same name"
+    # The state behind the read face is private; the fixed facts are plain attributes.
+    assert all(name.startswith("_") for name in VALUES + LISTS)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_attribute_is_declared_at_every_decision(preset):
+    chooser = random.Random(1)
+    for deal in deals_of(preset, 3):
+        fixed = {name: getattr(deal, name) for name in FIXED}
+
+        def check(d):
+            assert set(vars(d)) == DECLARED, f"undeclared {set(vars(d)) - DECLARED}, missing {DECLARED - set(vars(d))}"
+            for name in FIXED:
+                assert getattr(d, name) == fixed[name], f"{name} is declared fixed but changed"
+            for name in FIXED + VALUES:
+                hash(getattr(d, name))  # immutable: a clone may share it
+            for name in LISTS:
+                value = getattr(d, name)
+                assert type(value) is list, name
+                for item in value:
+                    hash(item)  # immutable items: copying the list copies the state
+
+        play_out(deal, chooser, check)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_clone_is_independent_in_every_declared_field(preset):
+    chooser = random.Random(2)
+    for deal in deals_of(preset, 2, seed=5):
+        steps = 0
+        while not deal.is_over:
+            if steps % 5 == 0:
+                before = state_of(deal)
+                clone = clone_deal(deal)
+                assert state_of(clone) == before
+                for name in LISTS:
+                    assert getattr(clone, name) is not getattr(deal, name), f"{name} is shared by the clone"
+                play_out(clone, random.Random(steps))
+                assert state_of(deal) == before, "playing the clone changed the original"
+                after = state_of(clone)
+                probe = clone_deal(deal)
+                play_out(probe, random.Random(steps + 1))
+                assert state_of(clone) == after, "playing another copy changed a finished clone"
+            legal = cards_of(deal.legal)
+            deal.step(legal[chooser.randrange(len(legal))])
+            steps += 1
+
+
+@pytest.mark.parametrize("preset", ["black_maria", "cancellation", "turbo_hearts", "booster_nines"])
+def test_the_read_face_hands_out_immutable_values(preset):
+    chooser = random.Random(3)
+    for deal in deals_of(preset, 2, seed=9):
+
+        def check(d):
+            for name in READ_FACE:
+                hash(getattr(d, name))  # ints, strings, None and tuples of them
+            for p in range(d.num_players):
+                hash(d.passed_to(p))
+                hash(d.received_from(p))
+
+        play_out(deal, chooser, check)
+    with pytest.raises(AttributeError):
+        deal.phase = DONE  # noqa: B010 (the queries cannot be assigned)
+    with pytest.raises(AttributeError):
+        deal.hands = ()
+
+
+def test_a_renege_is_declared_state_too():
+    deal = next(deals_of("black_maria", 1))
+    deal = Deal(deal.rules, deal.dealt, deal.dealer, deal.pass_direction, on_illegal="renege_penalty")
+    illegal = next(c for c in range(52) if not deal.legal >> c & 1)
+    deal.step(illegal)
+    assert deal.is_over and deal.renege is not None and set(vars(deal)) == DECLARED
