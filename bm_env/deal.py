@@ -20,16 +20,15 @@ choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card
 systems are in helper modules next to this one: :mod:`~bm_env.deal_passing` (passing,
 scatter, passing on), :mod:`~bm_env.deal_charging` (Turbo Hearts), :mod:`~bm_env.deal_kitty`,
 :mod:`~bm_env.deal_cancellation` (two decks) and :mod:`~bm_env.deal_booster` (Booster
-Nines). Other modules read a deal only through its read-only queries, which hand out
-immutable values (ints, tuples); its state is declared field by field in
-:data:`Deal._FIXED_FIELDS`, :data:`Deal._STATE_VALUES` and :data:`Deal._STATE_LISTS`, and
-:func:`clone_deal` copies what the declaration says.
+Nines). A deal's state is declared field by field in :data:`Deal._FIXED_FIELDS`,
+:data:`Deal._STATE_VALUES` and :data:`Deal._STATE_LISTS`; :func:`clone_deal` copies what
+the declaration says. Other modules read it through its read face, which hands out only
+immutable values (ints, strings, tuples): the lists stay private.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import Sequence
 
 import numpy as np
@@ -106,11 +105,10 @@ def _deck_cards(rules: Rules, num_players: int) -> tuple[tuple[int, ...], tuple[
 
 
 @lru_cache(maxsize=256)
-def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int, int]:
-    """Penalty-card mask, valued-card mask and penalty total of a one-deck deal (cached per rules and deck)."""
+def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int]:
+    """Penalty-card mask and penalty total of a one-deck deal (cached per rules and deck)."""
     penalty = mask_of(c for c in range(NUM_CARDS) if values[c] > 0) & deck
-    valued = mask_of(c for c in range(NUM_CARDS) if values[c] != 0)
-    return penalty, valued, sum(values[c] for c in cards_of(penalty))
+    return penalty, sum(values[c] for c in cards_of(penalty))
 
 
 def deal_hands(rules: Rules, num_players: int, dealer: int, rng: np.random.Generator) -> list[int]:
@@ -129,21 +127,16 @@ def pass_direction_for(rules: Rules, deal_number: int, rng: np.random.Generator 
     return rules.pass_cycle[deal_number % len(rules.pass_cycle)]
 
 
-def _value(name: str, doc: str) -> property:
-    """A read-only query of the state value ``name`` (immutable, handed out as it is)."""
-    return property(attrgetter(name), doc=doc)
-
-
 class Deal:
     """The state of one deal, advanced by :meth:`step` one decision at a time.
 
-    Read it through its queries: the decision (:attr:`phase`, :attr:`to_act`, :attr:`legal`,
-    :meth:`legal_mask`, :attr:`is_over`, :attr:`scores`), the hands and tricks, the per-position
-    tallies, passing (:attr:`pass_picks`, :meth:`passed_to`, :meth:`received_from`...) and the
-    facts of the other rule systems (:attr:`charged`, :attr:`kitty_taker`, :attr:`pending`,
-    :attr:`boosts`...). Lists come back as tuples; the facts fixed for the deal
-    (:data:`_FIXED_FIELDS`: :attr:`rules`, :attr:`seats`, :attr:`dealer`, :attr:`kitty`,
-    :attr:`pass_count`...) are plain attributes holding immutable values.
+    Its read face: the attributes declared in :data:`_FIXED_FIELDS` and :data:`_STATE_VALUES`
+    (immutable values: ints, strings, tuples, None), read freely and assigned by the deal
+    alone (``tests/test_deal_state.py`` checks that no other module assigns them); the
+    queries below, which hand out the lists of :data:`_STATE_LISTS` as tuples (:attr:`hands`,
+    :attr:`tricks`, :attr:`captured`, :attr:`pass_picks`...); and the methods
+    :meth:`legal_mask`, :meth:`hand_cards`, :meth:`passed_to`, :meth:`received_from`...
+    Nothing a caller gets from a deal can change it.
     """
 
     # Every attribute of a deal is declared in exactly one of these three; a test holds the
@@ -175,17 +168,34 @@ class Deal:
         "_plain_tricks",  # one deck, no trumps, no boosts: the fast trick path
         "_filters",  # legal follows need the charging or queen_when_safe filters
     )
-    #: Changed as the deal goes by replacing them; immutable values, so a clone can share them.
+    #: Immutable values the deal replaces as it goes, so a clone can share them. The public
+    #: ones are read as plain attributes: a property would cost the env about a tenth of its
+    #: time per decision (it reads a dozen of them at each).
     _STATE_VALUES = (
-        "_phase", "_to_act", "_legal", "_scores", "_renege",
-        "_values", "_penalty_mask", "_valued_mask", "_penalty_total",  # change when charging ends
-        "_leader", "_led_suit", "_hearts_broken", "_last_winner", "_ten_clubs_taker",
-        "_suits_led", "_first_of_suit",  # charging: suits led so far, first trick of its suit
-        "_trick_len", "_boosts",  # Booster Nines
-        "_kitty_taker", "_discards_left",
-        "_moon_shot", "_moon_choice",
+        "phase",  # "pass", "charge", "play", "discard", "moon" or "done"
+        "to_act",  # position to act (meaningless once the deal is over)
+        "legal",  # legal actions of the position to act, a bit mask over the action space; 0 once over
+        "scores",  # the deal's scores by position once it is over, else None
+        "renege",  # (position, action, phase) of a renege that ended the deal (renege penalty), else None
+        "values",  # points of each card id (Turbo Hearts: charged cards doubled once charging ends)
+        "penalty_mask",  # cards of the deal worth penalty points
+        "penalty_total",  # every penalty point of the deal (every copy, the kitty's included)
+        "leader",  # position that leads (or led) the trick in progress
+        "led_suit",  # suit led to the trick in progress, -1 before its lead
+        "hearts_broken",  # a heart (or Q♠ where it breaks them) has been played
+        "ten_clubs_taker",  # position that took 10♣ (Turbo Hearts' multiplier), else None
+        "trick_len",  # cards the trick in progress takes before it is won (Booster Nines add rounds)
+        "boosts",  # Booster Nines: rounds still owed to the trick in progress
+        "kitty_taker",  # position that took the kitty, None until then
+        "discards_left",  # kitty_to_hand: cards the taker still has to discard
+        "moon_shot",  # (position, total) of a moon (or sun) shot once the tricks are over, else None
+        "moon_choice",  # the shooter's choice, "subtract" or "add", once made
+        "_last_winner",  # winner of the last trick won (Cancellation, the kitty)
+        "_suits_led",  # charging: the cards of every suit led so far
+        "_first_of_suit",  # charging: the trick in progress is the first led in its suit
     )
-    #: Lists changed in place, of immutable items: clone_deal copies each one.
+    #: Lists changed in place, of immutable items: clone_deal copies each one. Read through
+    #: the queries of the same name without the underscore, as tuples.
     _STATE_LISTS = (
         "_hands", "_hands2", "_played", "_voids",
         "_captured", "_penalty_taken", "_clean_tricks", "_tricks_won",
@@ -218,9 +228,9 @@ class Deal:
         passing.setup(self, pass_direction)
         self._set_state(masks, doubles)
         if self.pass_count:
-            self._phase = PASS
-            self._to_act = self.eldest
-            self._legal = passing.legal(self, self.eldest)
+            self.phase = PASS
+            self.to_act = self.eldest
+            self.legal = passing.legal(self, self.eldest)
         else:
             self._after_passing()
 
@@ -254,13 +264,13 @@ class Deal:
         k = self.num_players
         self._hands = list(masks)
         self._hands2 = list(doubles)  # ids held twice (two decks only)
-        self._values = self.rules.card_values
+        self.values = self.rules.card_values
         self._set_penalties()
-        self._phase = PASS
-        self._to_act = self.eldest
-        self._legal = 0
-        self._scores: tuple[int, ...] | None = None
-        self._renege: tuple[int, int, str] | None = None  # (position, card, phase) under the renege penalty
+        self.phase = PASS
+        self.to_act = self.eldest
+        self.legal = 0
+        self.scores: tuple[int, ...] | None = None
+        self.renege: tuple[int, int, str] | None = None  # (position, card, phase) under the renege penalty
         self._played = [0] * k  # cards each position has played this deal
         self._voids = [0] * k  # suits (bits 0..3) each position has shown void in
         self._captured = [0] * k  # sum of card values taken
@@ -270,11 +280,11 @@ class Deal:
         # (leader, cards from leader, winner); winner None for a Cancellation trick left on the table
         self._tricks: list[tuple[int, tuple[int, ...], int | None]] = []
         self._trick: list[int] = []
-        self._leader = self.eldest
-        self._led_suit = -1
-        self._hearts_broken = False
+        self.leader = self.eldest
+        self.led_suit = -1
+        self.hearts_broken = False
         self._last_winner: int | None = None
-        self._ten_clubs_taker: int | None = None
+        self.ten_clubs_taker: int | None = None
         self._pending: list[tuple[int, ...]] = []  # Cancellation: tricks left on the table
         self._pass_picks: list[tuple[int, ...]] = [()] * k
         self._passed_on = [False] * k  # optional passing: passed on, unseen, what they received
@@ -284,19 +294,19 @@ class Deal:
         self._charged = [0] * k  # Turbo Hearts: cards each position charged (public)
         self._suits_led = 0  # union of SUIT_MASKS of the suits led so far (charging)
         self._first_of_suit = False  # the trick in progress is the first led in its suit
-        self._trick_len = k
-        self._boosts = 0  # Booster Nines: rounds still owed to the trick in progress
-        self._kitty_taker: int | None = None
+        self.trick_len = k
+        self.boosts = 0  # Booster Nines: rounds still owed to the trick in progress
+        self.kitty_taker: int | None = None
         self._kitty_discards: list[int] = []  # kitty_to_hand: cards the taker discarded face down
-        self._discards_left = 0
-        self._moon_shot: tuple[int, int] | None = None
-        self._moon_choice: str | None = None
+        self.discards_left = 0
+        self.moon_shot: tuple[int, int] | None = None
+        self.moon_choice: str | None = None
 
     def _set_penalties(self) -> None:
         """Penalty cards and their total over every copy in the deal (kitty included)."""
-        values = self._values
+        values = self.values
         if not self.two_decks and not self.kitty:
-            self._penalty_mask, self._valued_mask, self._penalty_total = _single_deck_penalties(values, self.deck)
+            self.penalty_mask, self.penalty_total = _single_deck_penalties(values, self.deck)
             return
         copies = [0] * NUM_CARDS
         for m in self._hands:
@@ -307,35 +317,30 @@ class Deal:
                 copies[c] += 1
         for c in self.kitty:
             copies[c] += 1
-        self._penalty_mask = mask_of(c for c in range(NUM_CARDS) if values[c] > 0 and copies[c])
-        self._valued_mask = mask_of(c for c in range(NUM_CARDS) if values[c] != 0)
-        self._penalty_total = sum(values[c] * copies[c] for c in range(NUM_CARDS) if values[c] > 0)
+        self.penalty_mask = mask_of(c for c in range(NUM_CARDS) if values[c] > 0 and copies[c])
+        self.penalty_total = sum(values[c] * copies[c] for c in range(NUM_CARDS) if values[c] > 0)
 
     # ------------------------------------------------------------------ the read face: the decision
-
-    phase = _value("_phase", "The phase: ``pass``, ``charge``, ``play``, ``discard``, ``moon`` or ``done``.")
-    to_act = _value("_to_act", "Position to act (meaningless once the deal is over).")
-    legal = _value("_legal", "Legal actions of the position to act as a bit mask over the action space; 0 once over.")
-    scores = _value("_scores", "The deal's scores by position once it is over, else None.")
-    renege = _value("_renege", "``(position, action, phase)`` of the renege that ended the deal under the renege "
-                               "penalty, else None.")
+    # (phase, to_act, legal, scores and renege are plain attributes: see _STATE_VALUES)
 
     @property
     def is_over(self) -> bool:
-        return self._phase == DONE
+        """Whether the deal is over (scored, or ended by a renege)."""
+        return self.phase == DONE
 
     @property
     def current_seat(self) -> int:
         """Match seat of the position to act (meaningless once the deal is over)."""
-        return self.seats[self._to_act]
+        return self.seats[self.to_act]
 
     def legal_mask(self) -> np.ndarray:
         """Legal actions of the position to act as an int8 vector over the action space."""
-        bits = np.frombuffer(self._legal.to_bytes(8, "little"), dtype=np.uint8)
+        bits = np.frombuffer(self.legal.to_bytes(8, "little"), dtype=np.uint8)
         return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
 
     def legal_actions(self) -> list[int]:
-        return cards_of(self._legal)
+        """Legal actions of the position to act, ascending."""
+        return cards_of(self.legal)
 
     # ------------------------------------------------------------------ the read face: hands and tricks
 
@@ -370,11 +375,6 @@ class Deal:
         """Cards of the trick in progress, from its leader."""
         return tuple(self._trick)
 
-    leader = _value("_leader", "Position that leads (or led) the trick in progress.")
-    led_suit = _value("_led_suit", "Suit led to the trick in progress, -1 before its lead.")
-    hearts_broken = _value("_hearts_broken", "Whether hearts are broken (a heart played, or Q♠ where it breaks "
-                                             "them).")
-
     def hand_cards(self, p: int) -> list[int]:
         """Cards position ``p`` holds, ascending, a card twice when held twice."""
         if not self.two_decks:
@@ -382,6 +382,7 @@ class Deal:
         return sorted(cards_of(self._hands[p]) + cards_of(self._hands2[p]))
 
     def hand_count(self, p: int) -> int:
+        """Cards position ``p`` holds, copies counted."""
         return bin(self._hands[p]).count("1") + (bin(self._hands2[p]).count("1") if self.two_decks else 0)
 
     @property
@@ -411,14 +412,6 @@ class Deal:
         """Tricks each position has won."""
         return tuple(self._tricks_won)
 
-    values = _value("_values", "Points of each card id in this deal (Turbo Hearts: charged cards doubled once "
-                               "charging ends).")
-    penalty_mask = _value("_penalty_mask", "Cards of the deal worth penalty points.")
-    penalty_total = _value("_penalty_total", "Every penalty point of the deal (every copy, the kitty's included).")
-    moon_shot = _value("_moon_shot", "``(position, total)`` of a moon (or sun) shot, once the tricks are over; "
-                                     "else None.")
-    moon_choice = _value("_moon_choice", "The moon shooter's choice, ``'subtract'`` or ``'add'``, once made.")
-
     # ------------------------------------------------------------------ the read face: passing
 
     @property
@@ -442,11 +435,10 @@ class Deal:
         () until they move)."""
         return tuple(self._received_cards)
 
-
     @property
     def passes_revealed(self) -> bool:
         """Whether the passed cards have moved (they move only when every player has passed)."""
-        return self._phase != PASS
+        return self.phase != PASS
 
     def pass_target(self, p: int, pick: int = 0) -> int:
         """Position that the ``pick``-th card ``p`` passes goes to by the direction (scatter: each pick
@@ -470,21 +462,15 @@ class Deal:
         """Turbo Hearts: the cards each position charged, as masks (public)."""
         return tuple(self._charged)
 
-    ten_clubs_taker = _value("_ten_clubs_taker", "Position that took 10♣ (Turbo Hearts' multiplier), else None.")
-    kitty_taker = _value("_kitty_taker", "Position that took the kitty, None until it is taken.")
     @property
     def kitty_discards(self) -> tuple[int, ...]:
         """kitty_to_hand: the cards the taker discarded face down, in order."""
         return tuple(self._kitty_discards)
 
-    discards_left = _value("_discards_left", "kitty_to_hand: cards the taker still has to discard.")
     @property
     def pending(self) -> tuple[tuple[int, ...], ...]:
         """Cancellation: the tricks left on the table for the next winner, each a tuple of cards."""
         return tuple(self._pending)
-
-    boosts = _value("_boosts", "Booster Nines: rounds still owed to the trick in progress.")
-    trick_len = _value("_trick_len", "Cards the trick in progress takes before it is won (Booster Nines add rounds).")
 
     # ------------------------------------------------------------------ stepping
 
@@ -497,15 +483,15 @@ class Deal:
             action = int(action)
         # One test for the common case, a legal action: a finished deal has no legal action.
         bit = 1 << action if 0 <= action < self._num_actions else 0
-        if not self._legal & bit:
-            if self._phase == DONE:
+        if not self.legal & bit:
+            if self.phase == DONE:
                 raise IllegalActionError("the deal is over; no more actions are taken")
             if not bit:
                 raise IllegalActionError(
                     f"action {action!r} is outside the action space 0..{self._num_actions - 1}")
             self._illegal(action)
             return
-        phase = self._phase
+        phase = self.phase
         if phase == PLAY:
             self._play(action, bit)
         elif phase == PASS:
@@ -513,14 +499,14 @@ class Deal:
                 self._after_passing()
         elif phase == CHARGE:
             if charging.charge(self, action):
-                self._values = charging.charged_values(self)
+                self.values = charging.charged_values(self)
                 self._set_penalties()
                 self._start_play()
         elif phase == DISCARD:
-            p = self._to_act
+            p = self.to_act
             if kitty_rules.discard(self, action, bit):
-                self._phase = PLAY
-                self._legal = self._lead_legal(p)
+                self.phase = PLAY
+                self.legal = self._lead_legal(p)
         else:
             self._moon(action)
 
@@ -528,9 +514,9 @@ class Deal:
         from .actions import action_str
         from .explain import why_illegal
 
-        p = self._to_act
-        what = {PASS: "pass", PLAY: "play", CHARGE: "choose", DISCARD: "discard", MOON: "choose"}[self._phase]
-        legal = cards_of(self._legal)
+        p = self.to_act
+        what = {PASS: "pass", PLAY: "play", CHARGE: "choose", DISCARD: "discard", MOON: "choose"}[self.phase]
+        legal = cards_of(self.legal)
         sep = " " if legal[-1] < NUM_CARDS else ", "  # extra decisions have names with spaces
         reason = why_illegal(self, action)
         msg = (f"player_{self.seats[p]} may not {what} {action_str(action)}: {reason}; "
@@ -539,15 +525,15 @@ class Deal:
             raise IllegalActionError(msg)
         # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.
         # It answers an illegal action in every decision (a charge, a discard, a moon choice too).
-        self._renege = (p, action, self._phase)
+        self.renege = (p, action, self.phase)
         if self.rules.lower_wins:
-            penalty = self._penalty_total
+            penalty = self.penalty_total
         else:
-            penalty = sum(self._values[c] for c in cards_of(self.deck) if self._values[c] < 0)
+            penalty = sum(self.values[c] for c in cards_of(self.deck) if self.values[c] < 0)
         offenders = {p, (p + 2) % 4} if self.rules.teams == "joint" else {p}  # a team scores jointly
-        self._scores = tuple(penalty if q in offenders else 0 for q in range(self.num_players))
-        self._phase = DONE
-        self._legal = 0
+        self.scores = tuple(penalty if q in offenders else 0 for q in range(self.num_players))
+        self.phase = DONE
+        self.legal = 0
 
     def _remove(self, p: int, bit: int) -> None:
         if self.two_decks and self._hands2[p] & bit:
@@ -566,25 +552,25 @@ class Deal:
 
     def _after_passing(self) -> None:
         if self._charging:
-            self._phase = CHARGE
-            self._to_act = self.eldest
-            self._legal = charging.legal(self, self.eldest)
+            self.phase = CHARGE
+            self.to_act = self.eldest
+            self.legal = charging.legal(self, self.eldest)
         else:
             self._start_play()
 
     # ------------------------------------------------------------------ play
 
     def _start_play(self) -> None:
-        self._phase = PLAY
+        self.phase = PLAY
         lead = self.rules.first_lead
         if lead.startswith("lowest_club"):
             lowest = self.deck & _CLUB_MASK  # the kitty apart: the lowest club present leads (seed 003)
             lowest &= -lowest
-            self._leader = next(q for q in range(self.num_players) if self._hands[q] & lowest)
+            self.leader = next(q for q in range(self.num_players) if self._hands[q] & lowest)
         else:
-            self._leader = self.eldest
-        self._to_act = self._leader
-        self._legal = self._lead_legal(self._leader)
+            self.leader = self.eldest
+        self.to_act = self.leader
+        self.legal = self._lead_legal(self.leader)
 
     def _lead_legal(self, p: int) -> int:
         rules = self.rules
@@ -611,7 +597,7 @@ class Deal:
 
     def _hearts_rule(self, hand: int, legal: int) -> int:
         """Remove heart leads while hearts are unbroken, where the rules say so."""
-        if self.rules.hearts_lead == "any_time" or self._hearts_broken:
+        if self.rules.hearts_lead == "any_time" or self.hearts_broken:
             return legal
         non_hearts = legal & ~_HEART_MASK
         if not non_hearts:
@@ -622,14 +608,14 @@ class Deal:
 
     def _first_trick_rule(self, legal: int) -> int:
         if self.rules.first_trick_no_points and not self._tricks:
-            clean = legal & ~self._penalty_mask
+            clean = legal & ~self.penalty_mask
             if clean:
                 return clean
         return legal
 
     def _follow_legal(self, p: int) -> int:
         hand = self._hands[p]
-        follow = hand & SUIT_MASKS[self._led_suit]
+        follow = hand & SUIT_MASKS[self.led_suit]
         legal = follow if follow else hand
         if not self._tricks:
             legal = self._first_trick_rule(legal)
@@ -639,12 +625,12 @@ class Deal:
             if self.rules.queen_when_safe and legal & _QS_BIT:
                 # seed 003: Q♠ must go as soon as it is safe: when discarding, or on a spade
                 # trick once A♠ or K♠ has been played to it.
-                if not follow or (self._led_suit == SPADES and mask_of(self._trick) & _HIGH_SPADES):
+                if not follow or (self.led_suit == SPADES and mask_of(self._trick) & _HIGH_SPADES):
                     legal = _QS_BIT
         return legal
 
     def _play(self, c: int, bit: int) -> None:
-        p = self._to_act
+        p = self.to_act
         if self.two_decks and self._hands2[p] & bit:
             self._hands2[p] ^= bit
         else:
@@ -653,50 +639,50 @@ class Deal:
         trick = self._trick
         suit = c // NUM_RANKS
         if not trick:
-            self._led_suit = suit
+            self.led_suit = suit
             if self._charging:
                 charging.note_lead(self, suit)
-        elif suit != self._led_suit:
-            self._voids[p] |= 1 << self._led_suit
+        elif suit != self.led_suit:
+            self._voids[p] |= 1 << self.led_suit
         trick.append(c)
         if suit == HEARTS or (c == QUEEN_SPADES and self.rules.queen_breaks_hearts):
             # A heart can only be played as a discard or as a lead by necessity; seed 000 says
             # both break hearts, so "discarded on another suit" and "any heart played" coincide.
-            self._hearts_broken = True
+            self.hearts_broken = True
         if self._booster:
             booster.count_nine(self, c, suit)
         nxt = (p + 1) % self.num_players
-        if len(trick) >= self._trick_len and not (self._boosts and booster.add_round(self, nxt)):
+        if len(trick) >= self.trick_len and not (self.boosts and booster.add_round(self, nxt)):
             self._finish_trick()
             return
-        self._to_act = nxt
+        self.to_act = nxt
         if self._filters:
-            self._legal = self._follow_legal(nxt)
+            self.legal = self._follow_legal(nxt)
             return
         hand = self._hands[nxt]
-        follow = hand & SUIT_MASKS[self._led_suit]
+        follow = hand & SUIT_MASKS[self.led_suit]
         legal = follow if follow else hand
         if not self._tricks:
             legal = self._first_trick_rule(legal)
-        self._legal = legal
+        self.legal = legal
 
     def _trick_winner(self, trick: list[int]) -> int | None:
         """Position of the trick's winner, or None when every led-suit card is cancelled."""
-        led = self._led_suit
+        led = self.led_suit
         if self.rules.trumps == "hearts":
             trumps = [c for c in trick if c // NUM_RANKS == HEARTS]
             if trumps:
-                return (self._leader + trick.index(max(trumps))) % self.num_players
+                return (self.leader + trick.index(max(trumps))) % self.num_players
         followers = [c for c in trick if c // NUM_RANKS == led]
         if self.two_decks:
             followers = cancellation.standing(trick, followers)
             if not followers:
                 return None
-        return (self._leader + trick.index(max(followers))) % self.num_players
+        return (self.leader + trick.index(max(followers))) % self.num_players
 
     def _collect(self, winner: int, cards: Sequence[int]) -> int:
         """``winner`` takes ``cards`` as one trick; returns the penalty points in it."""
-        values = self._values
+        values = self.values
         pts = 0
         pen = 0
         valued = False
@@ -708,7 +694,7 @@ class Deal:
                 if v > 0:
                     pen += v
             if c == TEN_CLUBS:
-                self._ten_clubs_taker = winner
+                self.ten_clubs_taker = winner
         self._captured[winner] += pts
         self._penalty_taken[winner] += pen
         self._tricks_won[winner] += 1
@@ -719,33 +705,33 @@ class Deal:
     def _take_points(self, p: int, cards: Sequence[int]) -> None:
         """Cards added to ``p``'s captured cards outside a trick (kitty, discards)."""
         for c in cards:
-            v = self._values[c]
+            v = self.values[c]
             self._captured[p] += v
             if v > 0:
                 self._penalty_taken[p] += v
             if c == TEN_CLUBS:
-                self._ten_clubs_taker = p
+                self.ten_clubs_taker = p
 
     def _finish_trick(self) -> None:
         trick = self._trick
         if self._plain_tricks:
-            led = self._led_suit
+            led = self.led_suit
             best = trick[0]  # the lead: the highest card of its suit wins (a plain loop beats max() over a generator)
             for c in trick:
                 if c > best and c // NUM_RANKS == led:
                     best = c
-            winner = (self._leader + trick.index(best)) % self.num_players
+            winner = (self.leader + trick.index(best)) % self.num_players
         else:
             winner = self._trick_winner(trick)
             if self._booster:
                 booster.end_trick(self)
-        self._tricks.append((self._leader, tuple(trick), winner))
+        self._tricks.append((self.leader, tuple(trick), winner))
         self._trick = []
-        self._led_suit = -1
+        self.led_suit = -1
         if winner is None:  # Cancellation: every led-suit card cancelled, nobody wins the trick
             if cancellation.leave_on_table(self, trick):
-                self._to_act = self._leader  # the same player leads again
-                self._legal = self._lead_legal(self._leader)
+                self.to_act = self.leader  # the same player leads again
+                self.legal = self._lead_legal(self.leader)
                 return
             winner = cancellation.last_taker(self)
             pen = cancellation.collect_table(self, winner)
@@ -754,40 +740,40 @@ class Deal:
             if self._pending:
                 pen += cancellation.collect_table(self, winner)
         self._last_winner = winner
-        self._leader = winner
-        if self.kitty and self._kitty_taker is None and kitty_rules.after_trick(self, winner, pen):
-            self._phase = DISCARD
-            self._to_act = winner
-            self._legal = self._hands[winner]
+        self.leader = winner
+        if self.kitty and self.kitty_taker is None and kitty_rules.after_trick(self, winner, pen):
+            self.phase = DISCARD
+            self.to_act = winner
+            self.legal = self._hands[winner]
             return
         if self._hands[winner]:
-            self._to_act = winner
-            self._legal = self._lead_legal(winner)
+            self.to_act = winner
+            self.legal = self._lead_legal(winner)
             return
         self._end()
 
     def _end(self) -> None:
-        if self.kitty and self._kitty_taker is None:
+        if self.kitty and self.kitty_taker is None:
             kitty_rules.to_last_winner(self)
-        self._moon_shot = moon_shooter(self.rules, self._penalty_taken, self._penalty_total, self._tricks_won)
-        if self.rules.moon_choice and self._moon_shot is not None:
-            self._phase = MOON
-            self._to_act = self._moon_shot[0]
-            self._legal = _MOON_BITS
+        self.moon_shot = moon_shooter(self.rules, self._penalty_taken, self.penalty_total, self._tricks_won)
+        if self.rules.moon_choice and self.moon_shot is not None:
+            self.phase = MOON
+            self.to_act = self.moon_shot[0]
+            self.legal = _MOON_BITS
             return
         self._score()
 
     def _moon(self, action: int) -> None:
-        self._moon_choice = "subtract" if action == MOON_SUBTRACT else "add"
+        self.moon_choice = "subtract" if action == MOON_SUBTRACT else "add"
         self._score()
 
     def _score(self) -> None:
-        self._phase = DONE
-        self._legal = 0
-        self._scores = deal_scores(
-            self.rules, self._captured, self._penalty_taken, self._penalty_total, self._clean_tricks,
+        self.phase = DONE
+        self.legal = 0
+        self.scores = deal_scores(
+            self.rules, self._captured, self._penalty_taken, self.penalty_total, self._clean_tricks,
             self.totals_before, self.deals_before, tricks_won=self._tricks_won,
-            multipliers=charging.multipliers(self), moon_choice=self._moon_choice,
+            multipliers=charging.multipliers(self), moon_choice=self.moon_choice,
         )
 
 

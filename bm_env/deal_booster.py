@@ -5,8 +5,8 @@ already added) adds a round: once everyone has played, the trick goes round the 
 again, for each nine owed, unless the hands are empty after this round (a nine in the
 last trick boosts nothing). The highest card of the led suit over all its rounds wins.
 
-Part of the deal's implementation: these functions read and change the deal's private
-state (declared in ``bm_env.deal``).
+Part of the deal's implementation: these functions change the deal's state, its private
+lists included (declared in ``bm_env.deal``); nothing else does.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ _NINE = 7  # rank index of the nine
 
 def count_nine(deal: Deal, c: int, suit: int) -> None:
     """Card ``c`` of ``suit`` was played to the trick: a nine of the led suit owes a round."""
-    if suit == deal._led_suit and c % NUM_RANKS == _NINE:
-        deal._boosts += 1
+    if suit == deal.led_suit and c % NUM_RANKS == _NINE:
+        deal.boosts += 1
 
 
 def add_round(deal: Deal, nxt: int) -> bool:
@@ -32,12 +32,12 @@ def add_round(deal: Deal, nxt: int) -> bool:
     unless the hands are empty (True when it does)."""
     if not deal._hands[nxt]:
         return False
-    deal._boosts -= 1
-    deal._trick_len += deal.num_players
+    deal.boosts -= 1
+    deal.trick_len += deal.num_players
     return True
 
 
 def end_trick(deal: Deal) -> None:
     """The trick is won: the next one starts owing nothing."""
-    deal._trick_len = deal.num_players
-    deal._boosts = 0
+    deal.trick_len = deal.num_players
+    deal.boosts = 0

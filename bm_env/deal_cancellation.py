@@ -6,8 +6,8 @@ played once wins. A trick in which every led-suit card is cancelled has no winne
 stays on the table, its leader leads again, and the next trick's winner takes it too; a
 last trick with no winner goes to the winner of the trick before (its leader, if none).
 
-Part of the deal's implementation: these functions read and change the deal's private
-state (declared in ``bm_env.deal``).
+Part of the deal's implementation: these functions change the deal's state, its private
+lists included (declared in ``bm_env.deal``); nothing else does.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ def leave_on_table(deal: Deal, trick: Sequence[int]) -> bool:
     """``trick`` has no winner: it waits on the table for the next winner. True when its leader
     still holds cards and leads again; False for the last trick, which goes to :func:`last_taker`."""
     deal._pending.append(tuple(trick))
-    return bool(deal._hands[deal._leader])
+    return bool(deal._hands[deal.leader])
 
 
 def last_taker(deal: Deal) -> int:
     """Who takes a last trick with no winner: the winner of the trick before, else its leader."""
-    return deal._last_winner if deal._last_winner is not None else deal._leader
+    return deal._last_winner if deal._last_winner is not None else deal.leader
 
 
 def collect_table(deal: Deal, winner: int) -> int:

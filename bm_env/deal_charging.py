@@ -7,8 +7,8 @@ lead, nor follow in, the first trick of its suit unless nothing else is legal
 (discarding it on another suit is allowed). With ``ten_clubs_multiplier`` the taker of
 10♣ doubles its deal score, four times it if 10♣ was charged.
 
-Part of the deal's implementation: these functions read and change the deal's private
-state (declared in ``bm_env.deal``).
+Part of the deal's implementation: these functions change the deal's state, its private
+lists included (declared in ``bm_env.deal``); nothing else does.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ def legal(deal: Deal, p: int) -> int:
 
 def charge(deal: Deal, action: int) -> bool:
     """The position to act charges a card, or ends its charging; True after the last player's end."""
-    p = deal._to_act
+    p = deal.to_act
     if action != CHARGE_DONE:
         deal._charged[p] |= 1 << CHARGE_CARD[action]
-        deal._legal = legal(deal, p)
+        deal.legal = legal(deal, p)
         return False
     nxt = (p + 1) % deal.num_players
     if nxt != deal.eldest:
-        deal._to_act = nxt
-        deal._legal = legal(deal, nxt)
+        deal.to_act = nxt
+        deal.legal = legal(deal, nxt)
         return False
     return True
 
@@ -54,7 +54,7 @@ def charged_values(deal: Deal) -> tuple[int, ...]:
     charged = 0
     for m in deal._charged:
         charged |= m
-    values = list(deal._values)
+    values = list(deal.values)
     if charged >> ACE_HEARTS & 1:  # a charged A♥ doubles every heart
         for c in _HEART_CARDS:
             values[c] *= 2
@@ -80,7 +80,7 @@ def playable(deal: Deal, p: int, legal_cards: int, leading: bool) -> int:
     if leading:
         blocked = mine & ~deal._suits_led
     elif deal._first_of_suit:
-        blocked = mine & SUIT_MASKS[deal._led_suit]
+        blocked = mine & SUIT_MASKS[deal.led_suit]
     else:
         return legal_cards
     return legal_cards & ~blocked or legal_cards
@@ -89,7 +89,7 @@ def playable(deal: Deal, p: int, legal_cards: int, leading: bool) -> int:
 def multipliers(deal: Deal) -> list[int] | None:
     """Score multiplier of each position (``ten_clubs_multiplier``: the 10♣ taker's ×2, ×4 if it was
     charged), or None when no multiplier applies."""
-    taker = deal._ten_clubs_taker
+    taker = deal.ten_clubs_taker
     if not deal.rules.ten_clubs_multiplier or taker is None:
         return None
     charged_tc = any(m >> TEN_CLUBS & 1 for m in deal._charged)

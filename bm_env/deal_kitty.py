@@ -8,8 +8,8 @@ the last trick's winner). It counts among the taker's cards won, unless
 down, which count as won; the deal waits for those discards before the next lead.
 Only the taker sees the kitty's cards.
 
-Part of the deal's implementation: these functions read and change the deal's private
-state (declared in ``bm_env.deal``).
+Part of the deal's implementation: these functions change the deal's state, its private
+lists included (declared in ``bm_env.deal``); nothing else does.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ def after_trick(deal: Deal, winner: int, points: int) -> bool:
     with ``points`` > 0 penalty points); True when the taker must now discard."""
     if deal.rules.kitty != "first_trick" and points <= 0:
         return False
-    deal._kitty_taker = winner
+    deal.kitty_taker = winner
     if deal.rules.kitty_to_hand and deal._hands[winner]:
         for c in deal.kitty:
             deal._add(winner, c)
-        deal._discards_left = len(deal.kitty)
+        deal.discards_left = len(deal.kitty)
         return True
     deal._take_points(winner, deal.kitty)
     return False
@@ -38,18 +38,18 @@ def after_trick(deal: Deal, winner: int, points: int) -> bool:
 def discard(deal: Deal, c: int, bit: int) -> bool:
     """The taker (the position to act) discards ``c`` face down; True once it has discarded as many
     cards as the kitty had."""
-    p = deal._to_act
+    p = deal.to_act
     deal._remove(p, bit)
     deal._kitty_discards.append(c)
     deal._take_points(p, (c,))
-    deal._discards_left -= 1
-    if deal._discards_left:
-        deal._legal = deal._hands[p]
+    deal.discards_left -= 1
+    if deal.discards_left:
+        deal.legal = deal._hands[p]
         return False
     return True
 
 
 def to_last_winner(deal: Deal) -> None:
     """``first_point`` with no point taken in play: the last trick's winner takes the kitty."""
-    deal._kitty_taker = deal._last_winner
+    deal.kitty_taker = deal._last_winner
     deal._take_points(deal._last_winner, deal.kitty)

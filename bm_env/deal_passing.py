@@ -10,9 +10,9 @@ stack stays and the one coming to it travels on to the next receiver in the dire
 so a chain can bring cards back to their passer. Not offered on scatter deals, where
 "on" has no one receiver.
 
-Part of the deal's implementation: these functions read and change the deal's private
-state (declared in ``bm_env.deal``); everyone else reads the deal through its queries
-(``pass_picks``, :meth:`~bm_env.deal.Deal.passed_to`, ...).
+Part of the deal's implementation: these functions change the deal's state, its private
+lists included (declared in ``bm_env.deal``); everyone else reads the deal through its
+queries (``pass_picks``, :meth:`~bm_env.deal.Deal.passed_to`, ...).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def pick(deal: Deal, c: int, bit: int) -> bool:
 
     True after the last pick of the last player: the cards have moved, passing is over.
     """
-    p = deal._to_act
+    p = deal.to_act
     if c == PASS_ON:
         deal._passed_on[p] = True
     else:
@@ -72,12 +72,12 @@ def pick(deal: Deal, c: int, bit: int) -> bool:
         picks = deal._pass_picks[p] + (c,)
         deal._pass_picks[p] = picks
         if len(picks) < deal.pass_count:
-            deal._legal = legal(deal, p)
+            deal.legal = legal(deal, p)
             return False
     nxt = (p + 1) % deal.num_players
     if nxt != deal.eldest:
-        deal._to_act = nxt
-        deal._legal = legal(deal, nxt)
+        deal.to_act = nxt
+        deal.legal = legal(deal, nxt)
         return False
     _move(deal)
     return True

@@ -4,23 +4,30 @@ change, and the read face hands out values a caller cannot change the deal throu
 ``Deal._FIXED_FIELDS``, ``_STATE_VALUES`` and ``_STATE_LISTS`` are the one list of what a deal
 holds; ``clone_deal`` copies the lists it names. These tests hold every preset's deals to that
 declaration at every decision, so a field added to the constructor or a step without being
-declared (and so perhaps shared by a clone) fails here.
+declared (and so perhaps shared by a clone) fails here. The declared values are plain
+attributes, read-only by contract: no module outside the engine assigns one.
 """
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
 
 from bm_env.cards import cards_of
-from bm_env.deal import DONE, Deal, clone_deal, deal_cards
+from bm_env import deal as deal_module
+from bm_env.deal import Deal, clone_deal, deal_cards
 from bm_env.rules import PRESETS, make_rules
 
 FIXED, VALUES, LISTS = Deal._FIXED_FIELDS, Deal._STATE_VALUES, Deal._STATE_LISTS
 DECLARED = set(FIXED) | set(VALUES) | set(LISTS)
-READ_FACE = sorted(name for name, v in vars(Deal).items() if isinstance(v, property))
+QUERIES = sorted(name for name, v in vars(Deal).items() if isinstance(v, property))
+PUBLIC = sorted(name for name in FIXED + VALUES if not name.startswith("_"))
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def deals_of(preset: str, count: int, seed: int = 0):
@@ -55,9 +62,11 @@ def state_of(deal: Deal) -> dict:
 def test_the_declaration_names_each_field_once():
     names = list(FIXED) + list(VALUES) + list(LISTS)
     assert len(names) == len(set(names))
-    assert not DECLARED & set(READ_FACE), "a query and a field of the same name"
-    # The state behind the read face is private; the fixed facts are plain attributes.
-    assert all(name.startswith("_") for name in VALUES + LISTS)
+    assert not DECLARED & set(QUERIES), "a query and a field of the same name"
+    # The lists are private (a caller could change them), each read through a query of its name
+    # (where passed cards went, through passed_to and received_from).
+    assert all(name.startswith("_") for name in LISTS)
+    assert {name[1:] for name in LISTS} - set(QUERIES) == {"pass_receiver"}
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -110,7 +119,7 @@ def test_the_read_face_hands_out_immutable_values(preset):
     for deal in deals_of(preset, 2, seed=9):
 
         def check(d):
-            for name in READ_FACE:
+            for name in QUERIES + PUBLIC:
                 hash(getattr(d, name))  # ints, strings, None and tuples of them
             for p in range(d.num_players):
                 hash(d.passed_to(p))
@@ -118,9 +127,42 @@ def test_the_read_face_hands_out_immutable_values(preset):
 
         play_out(deal, chooser, check)
     with pytest.raises(AttributeError):
-        deal.phase = DONE  # noqa: B010 (the queries cannot be assigned)
-    with pytest.raises(AttributeError):
         deal.hands = ()
+
+
+def _assigned_fields(path: Path) -> list[str]:
+    """``file:line target`` for each assignment to a deal field's name on anything but ``self``."""
+    names = DECLARED | set(QUERIES)
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        todo = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, (ast.AugAssign, ast.AnnAssign)) else []
+        while todo:
+            target = todo.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                todo.extend(target.elts)
+                continue
+            while isinstance(target, (ast.Subscript, ast.Starred)):
+                target = target.value  # deal.hands[0] = ... changes the deal too
+            if (isinstance(target, ast.Attribute) and target.attr in names
+                    and not (isinstance(target.value, ast.Name) and target.value.id == "self")):
+                out.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(target)}")
+    return out
+
+
+def test_no_module_outside_the_engine_assigns_a_deal_field():
+    """The declared values are read as plain attributes (a property per read would cost the env
+    about a tenth of its time); only the deal's own steps assign them. A hit here that is not a
+    deal is a name clash: rename the attribute, or read the field instead of assigning it."""
+    # The engine: the deal's module and the helper modules it imports (passing, charging...).
+    engine = {Path(deal_module.__file__).resolve()} | {
+        Path(m.__file__).resolve() for m in vars(deal_module).values()
+        if isinstance(m, ModuleType) and m.__name__.startswith(deal_module.__package__ + ".")}
+    assert len(engine) > 1
+    files = [p for folder in ("bm_env", "training", "scripts", "examples")
+             for p in sorted((ROOT / folder).rglob("*.py")) if p.resolve() not in engine]
+    hits = [hit for p in files for hit in _assigned_fields(p)]
+    assert not hits, "assignments to deal fields outside the engine:\n" + "\n".join(hits)
 
 
 def test_a_renege_is_declared_state_too():

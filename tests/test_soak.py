@@ -44,7 +44,7 @@ def test_a_mask_that_lets_an_illegal_card_through_is_reported(monkeypatch):
 
     def lax_step(self, action):  # accepts any card in hand, legal or not
         if self.phase == "play" and 0 <= action < 52 and self.hands[self.to_act] >> action & 1:
-            self._legal |= 1 << action  # a broken engine: the private mask, widened
+            self.legal |= 1 << action
         return original(self, action)
 
     monkeypatch.setattr(Deal, "step", lax_step)
