@@ -140,7 +140,7 @@ class FeatureTracker(ObservationTracker):
                 self._card_played_twice(seat, action, led_suit, deal.hearts_broken and not was_broken)
             else:
                 self.card_played(seat, action, led_suit, deal.hearts_broken and not was_broken)
-            if not deal.trick:
+            if deal.led_suit < 0:  # no trick on the table: that card finished one (or left it there)
                 self._trick_over(deal)
             if self._booster and deal.boosts != self._boosts_shown:
                 self._boosts_shown = deal.boosts
