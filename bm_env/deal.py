@@ -15,6 +15,15 @@ Phases: ``pass`` (one card per decision, or pass on unseen), ``charge`` (Turbo H
 choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card ids
 ``p`` holds and ``hands2[p]`` the ids held twice; the single-deck path never touches
 ``hands2``.
+
+:class:`Deal` holds the phases in order and the tricks; the mechanics of the other rule
+systems are in helper modules next to this one: :mod:`~bm_env.deal_passing` (passing,
+scatter, passing on), :mod:`~bm_env.deal_charging` (Turbo Hearts), :mod:`~bm_env.deal_kitty`,
+:mod:`~bm_env.deal_cancellation` (two decks) and :mod:`~bm_env.deal_booster` (Booster
+Nines). A deal's state is declared field by field in :data:`Deal._FIXED_FIELDS`,
+:data:`Deal._STATE_VALUES` and :data:`Deal._STATE_LISTS`; :func:`clone_deal` copies what
+the declaration says. Other modules read it through its read face, which hands out only
+immutable values (ints, strings, tuples): the lists stay private.
 """
 
 from __future__ import annotations
@@ -24,12 +33,15 @@ from typing import Sequence
 
 import numpy as np
 
-from .actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
+from . import deal_booster as booster
+from . import deal_cancellation as cancellation
+from . import deal_charging as charging
+from . import deal_kitty as kitty_rules
+from . import deal_passing as passing
+from .actions import MOON_ADD, MOON_SUBTRACT
 from .cards import (
-    ACE_HEARTS,
     ACE_SPADES,
     HEARTS,
-    JACK_DIAMONDS,
     KING_SPADES,
     NUM_CARDS,
     NUM_RANKS,
@@ -41,7 +53,7 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, SCATTER, Rules, direction_offset, scatter_offsets
+from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, Rules
 from .scoring import deal_scores, moon_shooter
 
 PASS, CHARGE, PLAY, DISCARD, MOON, DONE = "pass", "charge", "play", "discard", "moon", "done"
@@ -51,7 +63,6 @@ _HEART_MASK = SUIT_MASKS[HEARTS]
 _CLUB_MASK = SUIT_MASKS[0]
 _QS_BIT = 1 << QUEEN_SPADES
 _HIGH_SPADES = (1 << ACE_SPADES) | (1 << KING_SPADES)
-_NINE = 7  # rank index of the nine
 _MOON_BITS = (1 << MOON_SUBTRACT) | (1 << MOON_ADD)
 
 
@@ -94,11 +105,10 @@ def _deck_cards(rules: Rules, num_players: int) -> tuple[tuple[int, ...], tuple[
 
 
 @lru_cache(maxsize=256)
-def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int, int]:
-    """Penalty-card mask, valued-card mask and penalty total of a one-deck deal (cached per rules and deck)."""
+def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int]:
+    """Penalty-card mask and penalty total of a one-deck deal (cached per rules and deck)."""
     penalty = mask_of(c for c in range(NUM_CARDS) if values[c] > 0) & deck
-    valued = mask_of(c for c in range(NUM_CARDS) if values[c] != 0)
-    return penalty, valued, sum(values[c] for c in cards_of(penalty))
+    return penalty, sum(values[c] for c in cards_of(penalty))
 
 
 def deal_hands(rules: Rules, num_players: int, dealer: int, rng: np.random.Generator) -> list[int]:
@@ -118,7 +128,81 @@ def pass_direction_for(rules: Rules, deal_number: int, rng: np.random.Generator 
 
 
 class Deal:
-    """The state of one deal, advanced by :meth:`step` one decision at a time."""
+    """The state of one deal, advanced by :meth:`step` one decision at a time.
+
+    Its read face: the attributes declared in :data:`_FIXED_FIELDS` and :data:`_STATE_VALUES`
+    (immutable values: ints, strings, tuples, None), read freely and assigned by the deal
+    alone (``tests/test_deal_state.py`` checks that no other module assigns them); the
+    queries below, which hand out the lists of :data:`_STATE_LISTS` as tuples (:attr:`hands`,
+    :attr:`tricks`, :attr:`captured`, :attr:`pass_picks`...); and the methods
+    :meth:`legal_mask`, :meth:`hand_cards`, :meth:`passed_to`, :meth:`received_from`...
+    Nothing a caller gets from a deal can change it.
+    """
+
+    # Every attribute of a deal is declared in exactly one of these three; a test holds the
+    # constructor and every step to them, so a new field cannot silently miss clone_deal.
+    #: Set once by the constructor, never changed; immutable, so clones share them.
+    _FIXED_FIELDS = (
+        "rules",  # the Rules of the deal
+        "num_players",  # positions in the deal, k
+        "seats",  # match seat at each position
+        "on_illegal",  # "raise" or "renege_penalty"
+        "totals_before",  # match totals of the positions before this deal
+        "deals_before",  # deals counted in the match before this one
+        "two_decks",  # Cancellation: two decks in play
+        "kitty",  # the kitty's cards, sorted (() without a kitty)
+        "dealer",  # position of the dealer
+        "eldest",  # position left of the dealer: passes and charges first, and leads unless a rule says who
+        "dealt",  # hands as dealt: the ids each position held
+        "dealt2",  # two decks: the ids each position was dealt twice
+        "deck",  # ids dealt to the hands (the kitty apart)
+        "pass_direction",  # name of the pass direction ("left", "scatter", "hold"...)
+        "pass_offset",  # receiver's position offset (0: hold or scatter)
+        "pick_offsets",  # scatter: receiver offset of each pick; else None
+        "pass_count",  # cards each player passes (0: no passing)
+        "can_pass_on",  # optional_pass: a player may pass on, unseen, what it is passed
+        "no_pass_mask",  # cards the rules do not let be passed (unless nothing else is left)
+        "_num_actions",  # size of the action space
+        "_charging",  # Turbo Hearts charging in play
+        "_booster",  # Booster Nines in play
+        "_plain_tricks",  # one deck, no trumps, no boosts: the fast trick path
+        "_filters",  # legal follows need the charging or queen_when_safe filters
+    )
+    #: Immutable values the deal replaces as it goes, so a clone can share them. The public
+    #: ones are read as plain attributes: a property would cost the env about a tenth of its
+    #: time per decision (it reads a dozen of them at each).
+    _STATE_VALUES = (
+        "phase",  # "pass", "charge", "play", "discard", "moon" or "done"
+        "to_act",  # position to act (meaningless once the deal is over)
+        "legal",  # legal actions of the position to act, a bit mask over the action space; 0 once over
+        "scores",  # the deal's scores by position once it is over, else None
+        "renege",  # (position, action, phase) of a renege that ended the deal (renege penalty), else None
+        "values",  # points of each card id (Turbo Hearts: charged cards doubled once charging ends)
+        "penalty_mask",  # cards of the deal worth penalty points
+        "penalty_total",  # every penalty point of the deal (every copy, the kitty's included)
+        "leader",  # position that leads (or led) the trick in progress
+        "led_suit",  # suit led to the trick in progress, -1 before its lead
+        "hearts_broken",  # a heart (or Q♠ where it breaks them) has been played
+        "ten_clubs_taker",  # position that took 10♣ (Turbo Hearts' multiplier), else None
+        "trick_len",  # cards the trick in progress takes before it is won (Booster Nines add rounds)
+        "boosts",  # Booster Nines: rounds still owed to the trick in progress
+        "kitty_taker",  # position that took the kitty, None until then
+        "discards_left",  # kitty_to_hand: cards the taker still has to discard
+        "moon_shot",  # (position, total) of a moon (or sun) shot once the tricks are over, else None
+        "moon_choice",  # the shooter's choice, "subtract" or "add", once made
+        "_last_winner",  # winner of the last trick won (Cancellation, the kitty)
+        "_suits_led",  # charging: the cards of every suit led so far
+        "_first_of_suit",  # charging: the trick in progress is the first led in its suit
+    )
+    #: Lists changed in place, of immutable items: clone_deal copies each one. Read through
+    #: the queries of the same name without the underscore, as tuples.
+    _STATE_LISTS = (
+        "_hands", "_hands2", "_played", "_voids",
+        "_captured", "_penalty_taken", "_clean_tricks", "_tricks_won",
+        "_tricks", "_trick", "_pending",
+        "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
+        "_charged", "_kitty_discards",
+    )
 
     def __init__(
         self,
@@ -132,9 +216,27 @@ class Deal:
         on_illegal: str = "raise",
         kitty: Sequence[int] = (),
     ) -> None:
-        k = len(hands)
         if on_illegal not in ILLEGAL_MODES:
             raise ValueError(f"on_illegal={on_illegal!r} is not allowed; allowed: {list(ILLEGAL_MODES)}")
+        masks, doubles = _hand_masks(rules, hands)
+        kitty = tuple(sorted(map(int, kitty))) if kitty else ()
+        _check_hands(rules, masks, doubles, kitty)
+        k = len(masks)
+        if not 0 <= dealer < k:
+            raise ValueError(f"dealer must be a position in 0..{k - 1}, got {dealer}")
+        self._set_fixed(rules, masks, doubles, kitty, dealer, seats, totals_before, deals_before, on_illegal)
+        passing.setup(self, pass_direction)
+        self._set_state(masks, doubles)
+        if self.pass_count:
+            self.phase = PASS
+            self.to_act = self.eldest
+            self.legal = passing.legal(self, self.eldest)
+        else:
+            self._after_passing()
+
+    def _set_fixed(self, rules, masks, doubles, kitty, dealer, seats, totals_before, deals_before, on_illegal) -> None:
+        """The facts fixed for the deal, but passing's (:func:`bm_env.deal_passing.setup`)."""
+        k = len(masks)
         self.rules = rules
         self.num_players = k
         self.seats = tuple(range(k)) if seats is None else tuple(seats)
@@ -142,104 +244,88 @@ class Deal:
         self.totals_before = tuple(totals_before) if totals_before is not None else (0,) * k
         self.deals_before = deals_before
         self.two_decks = rules.decks == 2
-        masks, doubles = _hand_masks(rules, hands)
-        self.kitty = tuple(sorted(map(int, kitty))) if kitty else ()
-        _check_hands(rules, masks, doubles, self.kitty)
-        if not 0 <= dealer < k:
-            raise ValueError(f"dealer must be a position in 0..{k - 1}, got {dealer}")
+        self.kitty = kitty
         self.dealer = dealer
         self.eldest = (dealer + 1) % k
         self.dealt = tuple(masks)
         self.dealt2 = tuple(doubles)
-        self.hands = list(masks)
-        self.hands2 = list(doubles)  # ids held twice (two decks only)
-        self.deck = 0  # ids dealt to the hands (the kitty apart)
+        deck = 0
         for m in masks:
-            self.deck |= m
-        self.values = rules.card_values
-        self.no_pass_mask = mask_of(rules.no_pass_cards)
-        self._set_penalties()
-
-        self.pass_direction = pass_direction
-        self.pick_offsets: tuple[int, ...] | None = None  # scatter: receiver offset of each pick
-        if pass_direction == SCATTER:
-            self.pass_offset = 0
-            self.pick_offsets = scatter_offsets(k, rules.passes_for(k))
-            self.pass_count = len(self.pick_offsets) if self.pick_offsets else 0
-        else:
-            self.pass_offset = direction_offset(pass_direction, k)
-            self.pass_count = rules.passes_for(k) if self.pass_offset else 0
-        self.can_pass_on = rules.optional_pass and self.pick_offsets is None
-        self.pass_picks: list[list[int]] = [[] for _ in range(k)]
-        self.passed_on = [False] * k  # optional passing: passed on, unseen, what they received
-        self.pass_receiver = [(q + self.pass_offset) % k for q in range(k)]  # final holder of q's pass
-        self.received = [0] * k
-        self.received_cards: list[tuple[int, ...]] = [()] * k
-
-        self.charged = [0] * k  # Turbo Hearts: cards each position charged (public)
-        self.ten_clubs_taker: int | None = None
-        self.kitty_taker: int | None = None
-        self.kitty_discards: list[int] = []  # kitty_to_hand: cards the taker discarded face down
-        self.discards_left = 0
-        self.pending: list[tuple[int, ...]] = []  # Cancellation: tricks left on the table
-        self.last_winner: int | None = None
-        self.suits_led = 0  # union of SUIT_MASKS of the suits led so far (charging)
-        self.first_of_suit = False  # the trick in progress is the first led in its suit
-        self.trick_len = k
-        self.boosts = 0  # Booster Nines: rounds still owed to the trick in progress
-        self.moon_shot: tuple[int, int] | None = None
-        self.moon_choice: str | None = None
+            deck |= m
+        self.deck = deck
         self._num_actions = rules.num_actions
         self._charging = rules.charging
         self._booster = rules.booster_nines
         self._plain_tricks = rules.trumps == "none" and rules.decks == 1 and not rules.booster_nines
         self._filters = rules.charging or rules.queen_when_safe
 
-        self.played = [0] * k  # cards each position has played this deal
-        self.voids = [0] * k  # suits (bits 0..3) each position has shown void in
-        self.captured = [0] * k  # sum of card values taken
-        self.penalty_taken = [0] * k
-        self.clean_tricks = [0] * k
-        self.tricks_won = [0] * k
+    def _set_state(self, masks: list[int], doubles: list[int]) -> None:
+        """The state before the first decision (the phase is set by the caller)."""
+        k = self.num_players
+        self._hands = list(masks)
+        self._hands2 = list(doubles)  # ids held twice (two decks only)
+        self.values = self.rules.card_values
+        self._set_penalties()
+        self.phase = PASS
+        self.to_act = self.eldest
+        self.legal = 0
+        self.scores: tuple[int, ...] | None = None
+        self.renege: tuple[int, int, str] | None = None  # (position, card, phase) under the renege penalty
+        self._played = [0] * k  # cards each position has played this deal
+        self._voids = [0] * k  # suits (bits 0..3) each position has shown void in
+        self._captured = [0] * k  # sum of card values taken
+        self._penalty_taken = [0] * k
+        self._clean_tricks = [0] * k
+        self._tricks_won = [0] * k
         # (leader, cards from leader, winner); winner None for a Cancellation trick left on the table
-        self.tricks: list[tuple[int, tuple[int, ...], int | None]] = []
-        self.trick: list[int] = []
+        self._tricks: list[tuple[int, tuple[int, ...], int | None]] = []
+        self._trick: list[int] = []
         self.leader = self.eldest
         self.led_suit = -1
         self.hearts_broken = False
-        self.scores: tuple[int, ...] | None = None
-        self.renege: tuple[int, int, str] | None = None  # (position, card, phase) under the renege penalty
-
-        if self.pass_count:
-            self.phase = PASS
-            self.to_act = self.eldest
-            self.legal = self._pass_legal(self.eldest)
-        else:
-            self._after_passing()
+        self._last_winner: int | None = None
+        self.ten_clubs_taker: int | None = None
+        self._pending: list[tuple[int, ...]] = []  # Cancellation: tricks left on the table
+        self._pass_picks: list[tuple[int, ...]] = [()] * k
+        self._passed_on = [False] * k  # optional passing: passed on, unseen, what they received
+        self._pass_receiver = [(q + self.pass_offset) % k for q in range(k)]  # final holder of q's pass
+        self._received = [0] * k
+        self._received_cards: list[tuple[int, ...]] = [()] * k
+        self._charged = [0] * k  # Turbo Hearts: cards each position charged (public)
+        self._suits_led = 0  # union of SUIT_MASKS of the suits led so far (charging)
+        self._first_of_suit = False  # the trick in progress is the first led in its suit
+        self.trick_len = k
+        self.boosts = 0  # Booster Nines: rounds still owed to the trick in progress
+        self.kitty_taker: int | None = None
+        self._kitty_discards: list[int] = []  # kitty_to_hand: cards the taker discarded face down
+        self.discards_left = 0
+        self.moon_shot: tuple[int, int] | None = None
+        self.moon_choice: str | None = None
 
     def _set_penalties(self) -> None:
         """Penalty cards and their total over every copy in the deal (kitty included)."""
         values = self.values
         if not self.two_decks and not self.kitty:
-            self.penalty_mask, self.valued_mask, self.penalty_total = _single_deck_penalties(values, self.deck)
+            self.penalty_mask, self.penalty_total = _single_deck_penalties(values, self.deck)
             return
         copies = [0] * NUM_CARDS
-        for m in self.hands:
+        for m in self._hands:
             for c in cards_of(m):
                 copies[c] += 1
-        for m in self.hands2:
+        for m in self._hands2:
             for c in cards_of(m):
                 copies[c] += 1
         for c in self.kitty:
             copies[c] += 1
         self.penalty_mask = mask_of(c for c in range(NUM_CARDS) if values[c] > 0 and copies[c])
-        self.valued_mask = mask_of(c for c in range(NUM_CARDS) if values[c] != 0)
         self.penalty_total = sum(values[c] * copies[c] for c in range(NUM_CARDS) if values[c] > 0)
 
-    # ------------------------------------------------------------------ queries
+    # ------------------------------------------------------------------ the read face: the decision
+    # (phase, to_act, legal, scores and renege are plain attributes: see _STATE_VALUES)
 
     @property
     def is_over(self) -> bool:
+        """Whether the deal is over (scored, or ended by a renege)."""
         return self.phase == DONE
 
     @property
@@ -253,21 +339,138 @@ class Deal:
         return np.unpackbits(bits, bitorder="little")[: self.rules.num_actions].view(np.int8)
 
     def legal_actions(self) -> list[int]:
+        """Legal actions of the position to act, ascending."""
         return cards_of(self.legal)
+
+    # ------------------------------------------------------------------ the read face: hands and tricks
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Cards each position holds, as masks of ids (two decks: a card held twice is also in :attr:`hands2`)."""
+        return tuple(self._hands)
+
+    @property
+    def hands2(self) -> tuple[int, ...]:
+        """Two decks: the ids each position holds twice, as masks (all 0 with one deck)."""
+        return tuple(self._hands2)
+
+    @property
+    def played(self) -> tuple[int, ...]:
+        """Cards each position has played this deal, as masks."""
+        return tuple(self._played)
+
+    @property
+    def voids(self) -> tuple[int, ...]:
+        """Suits (bits 0..3) each position has shown void in."""
+        return tuple(self._voids)
+
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[int, ...], int | None], ...]:
+        """Tricks finished, in order: ``(leader, cards from the leader, winner)``; winner None for a
+        Cancellation trick left on the table."""
+        return tuple(self._tricks)
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        """Cards of the trick in progress, from its leader."""
+        return tuple(self._trick)
+
+    def hand_cards(self, p: int) -> list[int]:
+        """Cards position ``p`` holds, ascending, a card twice when held twice."""
+        if not self.two_decks:
+            return cards_of(self._hands[p])
+        return sorted(cards_of(self._hands[p]) + cards_of(self._hands2[p]))
+
+    def hand_count(self, p: int) -> int:
+        """Cards position ``p`` holds, copies counted."""
+        return bin(self._hands[p]).count("1") + (bin(self._hands2[p]).count("1") if self.two_decks else 0)
+
+    @property
+    def played_in_trick(self) -> int:
+        """Cards of the trick in progress, as a mask."""
+        return mask_of(self._trick)
+
+    # ------------------------------------------------------------------ the read face: points
+
+    @property
+    def captured(self) -> tuple[int, ...]:
+        """Sum of the card values each position has taken."""
+        return tuple(self._captured)
+
+    @property
+    def penalty_taken(self) -> tuple[int, ...]:
+        """Penalty points (positive values) each position has taken."""
+        return tuple(self._penalty_taken)
+
+    @property
+    def clean_tricks(self) -> tuple[int, ...]:
+        """Tricks each position has won without a valued card."""
+        return tuple(self._clean_tricks)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each position has won."""
+        return tuple(self._tricks_won)
+
+    # ------------------------------------------------------------------ the read face: passing
+
+    @property
+    def pass_picks(self) -> tuple[tuple[int, ...], ...]:
+        """Cards each position has picked to pass, in order (kept after they move)."""
+        return tuple(self._pass_picks)
+
+    @property
+    def passed_on(self) -> tuple[bool, ...]:
+        """Whether each position passed on, unseen, the cards passed to it."""
+        return tuple(self._passed_on)
+
+    @property
+    def received(self) -> tuple[int, ...]:
+        """Cards each position received in the pass, as masks (0 until they move)."""
+        return tuple(self._received)
+
+    @property
+    def received_cards(self) -> tuple[tuple[int, ...], ...]:
+        """Cards each position received in the pass, as sorted ids (a card twice when received twice;
+        () until they move)."""
+        return tuple(self._received_cards)
 
     @property
     def passes_revealed(self) -> bool:
         """Whether the passed cards have moved (they move only when every player has passed)."""
         return self.phase != PASS
 
-    def hand_cards(self, p: int) -> list[int]:
-        """Cards position ``p`` holds, ascending, a card twice when held twice."""
-        if not self.two_decks:
-            return cards_of(self.hands[p])
-        return sorted(cards_of(self.hands[p]) + cards_of(self.hands2[p]))
+    def pass_target(self, p: int, pick: int = 0) -> int:
+        """Position that the ``pick``-th card ``p`` passes goes to by the direction (scatter: each pick
+        its own receiver), before any passing on."""
+        return passing.target(self, p, pick)
 
-    def hand_count(self, p: int) -> int:
-        return bin(self.hands[p]).count("1") + (bin(self.hands2[p]).count("1") if self.two_decks else 0)
+    def passed_to(self, p: int) -> tuple[tuple[int, int], ...]:
+        """``(card, position)`` for each card ``p`` picked to pass: who gets it by the direction until the
+        cards move, then who received it (passing on can send a stack further)."""
+        return passing.passed_to(self, p)
+
+    def received_from(self, p: int) -> int | None:
+        """Position whose pass ``p`` received; None before the cards move, on a hold or scatter deal, or
+        when no stack came to ``p``."""
+        return passing.received_from(self, p)
+
+    # ------------------------------------------------------------------ the read face: the other rule systems
+
+    @property
+    def charged(self) -> tuple[int, ...]:
+        """Turbo Hearts: the cards each position charged, as masks (public)."""
+        return tuple(self._charged)
+
+    @property
+    def kitty_discards(self) -> tuple[int, ...]:
+        """kitty_to_hand: the cards the taker discarded face down, in order."""
+        return tuple(self._kitty_discards)
+
+    @property
+    def pending(self) -> tuple[tuple[int, ...], ...]:
+        """Cancellation: the tricks left on the table for the next winner, each a tuple of cards."""
+        return tuple(self._pending)
 
     # ------------------------------------------------------------------ stepping
 
@@ -292,11 +495,18 @@ class Deal:
         if phase == PLAY:
             self._play(action, bit)
         elif phase == PASS:
-            self._pass_pick(action, bit)
+            if passing.pick(self, action, bit):
+                self._after_passing()
         elif phase == CHARGE:
-            self._charge(action)
+            if charging.charge(self, action):
+                self.values = charging.charged_values(self)
+                self._set_penalties()
+                self._start_play()
         elif phase == DISCARD:
-            self._discard(action, bit)
+            p = self.to_act
+            if kitty_rules.discard(self, action, bit):
+                self.phase = PLAY
+                self.legal = self._lead_legal(p)
         else:
             self._moon(action)
 
@@ -326,124 +536,27 @@ class Deal:
         self.legal = 0
 
     def _remove(self, p: int, bit: int) -> None:
-        if self.two_decks and self.hands2[p] & bit:
-            self.hands2[p] ^= bit
+        if self.two_decks and self._hands2[p] & bit:
+            self._hands2[p] ^= bit
         else:
-            self.hands[p] ^= bit
+            self._hands[p] ^= bit
 
     def _add(self, p: int, c: int) -> None:
         bit = 1 << c
-        if self.hands[p] & bit:
-            if not self.two_decks or self.hands2[p] & bit:
+        if self._hands[p] & bit:
+            if not self.two_decks or self._hands2[p] & bit:
                 raise AssertionError(f"position {p} would hold {card_str(c)} more often than the decks have it")
-            self.hands2[p] |= bit
+            self._hands2[p] |= bit
         else:
-            self.hands[p] |= bit
-
-    # ------------------------------------------------------------------ passing
-
-    def _pass_legal(self, p: int) -> int:
-        hand = self.hands[p]
-        allowed = hand & ~self.no_pass_mask
-        legal = allowed if allowed else hand
-        if self.can_pass_on and not self.pass_picks[p]:
-            legal |= 1 << PASS_ON
-        return legal
-
-    def _pass_pick(self, c: int, bit: int) -> None:
-        p = self.to_act
-        if c == PASS_ON:
-            self.passed_on[p] = True
-        else:
-            if self.two_decks:
-                self._remove(p, bit)
-            else:
-                self.hands[p] ^= bit
-            picks = self.pass_picks[p]
-            picks.append(c)
-            if len(picks) < self.pass_count:
-                self.legal = self._pass_legal(p)
-                return
-        nxt = (p + 1) % self.num_players
-        if nxt != self.eldest:
-            self.to_act = nxt
-            self.legal = self._pass_legal(nxt)
-            return
-        self._move_passes()
-        self._after_passing()
-
-    def _move_passes(self) -> None:
-        """Everyone has passed: the cards move now, and only now."""
-        k = self.num_players
-        incoming: list[list[int]] = [[] for _ in range(k)]
-        if self.pick_offsets is not None:
-            for q in range(k):
-                for c, off in zip(self.pass_picks[q], self.pick_offsets):
-                    incoming[(q + off) % k].append(c)
-        else:
-            off = self.pass_offset
-            for q in range(k):
-                if self.passed_on[q]:
-                    continue
-                # Passing on forwards the stack unseen; a chain can bring the cards back to q.
-                r = (q + off) % k
-                while self.passed_on[r] and r != q:
-                    r = (r + off) % k
-                self.pass_receiver[q] = r
-                incoming[r].extend(self.pass_picks[q])
-        for r in range(k):
-            cards = incoming[r]
-            if self.two_decks:
-                for c in cards:
-                    self._add(r, c)
-            m = mask_of(cards)
-            if not self.two_decks:
-                self.hands[r] |= m
-            self.received[r] = m
-            self.received_cards[r] = tuple(sorted(cards))
+            self._hands[p] |= bit
 
     def _after_passing(self) -> None:
-        if self.rules.charging:
+        if self._charging:
             self.phase = CHARGE
             self.to_act = self.eldest
-            self.legal = self._charge_legal(self.eldest)
+            self.legal = charging.legal(self, self.eldest)
         else:
             self._start_play()
-
-    # ------------------------------------------------------------------ charging (Turbo Hearts)
-
-    def _charge_legal(self, p: int) -> int:
-        legal = 1 << CHARGE_DONE
-        free = self.hands[p] & ~self.charged[p]
-        for c, a in CARD_CHARGE.items():
-            if free >> c & 1:
-                legal |= 1 << a
-        return legal
-
-    def _charge(self, action: int) -> None:
-        p = self.to_act
-        if action != CHARGE_DONE:
-            self.charged[p] |= 1 << CHARGE_CARD[action]
-            self.legal = self._charge_legal(p)
-            return
-        nxt = (p + 1) % self.num_players
-        if nxt != self.eldest:
-            self.to_act = nxt
-            self.legal = self._charge_legal(nxt)
-            return
-        charged = 0
-        for m in self.charged:
-            charged |= m
-        values = list(self.values)
-        if charged >> ACE_HEARTS & 1:  # a charged A♥ doubles every heart
-            for c in cards_of(_HEART_MASK):
-                values[c] *= 2
-        for c in (QUEEN_SPADES, JACK_DIAMONDS):  # a charged Q♠ or J♦ counts double
-            if charged >> c & 1:
-                values[c] *= 2
-        self.values = tuple(values)
-        self._set_penalties()
-        self._start_play()
 
     # ------------------------------------------------------------------ play
 
@@ -453,7 +566,7 @@ class Deal:
         if lead.startswith("lowest_club"):
             lowest = self.deck & _CLUB_MASK  # the kitty apart: the lowest club present leads (seed 003)
             lowest &= -lowest
-            self.leader = next(q for q in range(self.num_players) if self.hands[q] & lowest)
+            self.leader = next(q for q in range(self.num_players) if self._hands[q] & lowest)
         else:
             self.leader = self.eldest
         self.to_act = self.leader
@@ -461,8 +574,8 @@ class Deal:
 
     def _lead_legal(self, p: int) -> int:
         rules = self.rules
-        hand = self.hands[p]
-        if not self.tricks:
+        hand = self._hands[p]
+        if not self._tricks:
             lead = rules.first_lead
             if lead == "lowest_club":
                 low = self.deck & _CLUB_MASK
@@ -479,7 +592,7 @@ class Deal:
         else:
             legal = self._hearts_rule(hand, hand)
         if self._charging:
-            legal = self._charged_rule(p, legal, leading=True)
+            legal = charging.playable(self, p, legal, leading=True)
         return legal
 
     def _hearts_rule(self, hand: int, legal: int) -> int:
@@ -494,84 +607,62 @@ class Deal:
         return non_hearts
 
     def _first_trick_rule(self, legal: int) -> int:
-        if self.rules.first_trick_no_points and not self.tricks:
+        if self.rules.first_trick_no_points and not self._tricks:
             clean = legal & ~self.penalty_mask
             if clean:
                 return clean
         return legal
 
-    def _charged_rule(self, p: int, legal: int, leading: bool) -> int:
-        """Turbo Hearts: a charged card may not be played the first time its suit is led, unless forced."""
-        mine = self.charged[p] & self.hands[p]
-        if not mine:
-            return legal
-        if leading:
-            blocked = mine & ~self.suits_led
-        elif self.first_of_suit:
-            blocked = mine & SUIT_MASKS[self.led_suit]
-        else:
-            return legal
-        return legal & ~blocked or legal
-
     def _follow_legal(self, p: int) -> int:
-        hand = self.hands[p]
+        hand = self._hands[p]
         follow = hand & SUIT_MASKS[self.led_suit]
         legal = follow if follow else hand
-        if not self.tricks:
+        if not self._tricks:
             legal = self._first_trick_rule(legal)
         if self._filters:
             if self._charging:
-                legal = self._charged_rule(p, legal, leading=False)
+                legal = charging.playable(self, p, legal, leading=False)
             if self.rules.queen_when_safe and legal & _QS_BIT:
                 # seed 003: Q♠ must go as soon as it is safe: when discarding, or on a spade
                 # trick once A♠ or K♠ has been played to it.
-                if not follow or (self.led_suit == SPADES and self.played_in_trick & _HIGH_SPADES):
+                if not follow or (self.led_suit == SPADES and mask_of(self._trick) & _HIGH_SPADES):
                     legal = _QS_BIT
         return legal
 
-    @property
-    def played_in_trick(self) -> int:
-        return mask_of(self.trick)
-
     def _play(self, c: int, bit: int) -> None:
         p = self.to_act
-        if self.two_decks and self.hands2[p] & bit:
-            self.hands2[p] ^= bit
+        if self.two_decks and self._hands2[p] & bit:
+            self._hands2[p] ^= bit
         else:
-            self.hands[p] ^= bit
-        self.played[p] |= bit
-        trick = self.trick
+            self._hands[p] ^= bit
+        self._played[p] |= bit
+        trick = self._trick
         suit = c // NUM_RANKS
         if not trick:
             self.led_suit = suit
             if self._charging:
-                self.first_of_suit = not self.suits_led & SUIT_MASKS[suit]
-                self.suits_led |= SUIT_MASKS[suit]
+                charging.note_lead(self, suit)
         elif suit != self.led_suit:
-            self.voids[p] |= 1 << self.led_suit
+            self._voids[p] |= 1 << self.led_suit
         trick.append(c)
         if suit == HEARTS or (c == QUEEN_SPADES and self.rules.queen_breaks_hearts):
             # A heart can only be played as a discard or as a lead by necessity; seed 000 says
             # both break hearts, so "discarded on another suit" and "any heart played" coincide.
             self.hearts_broken = True
-        k = self.num_players
-        if self._booster and suit == self.led_suit and c % NUM_RANKS == _NINE:
-            self.boosts += 1  # seed 003: a nine led or following suit adds a round
-        nxt = (p + 1) % k
-        if len(trick) >= self.trick_len:
-            if not self.boosts or not self.hands[nxt]:  # a nine in the last trick boosts nothing
-                self._finish_trick()
-                return
-            self.boosts -= 1
-            self.trick_len += k
+        if self._booster:
+            booster.count_nine(self, c, suit)
+        nxt = (p + 1) % self.num_players
+        if len(trick) >= self.trick_len and not (self.boosts and booster.add_round(self, nxt)):
+            self._finish_trick()
+            return
         self.to_act = nxt
         if self._filters:
             self.legal = self._follow_legal(nxt)
             return
-        hand = self.hands[nxt]
+        hand = self._hands[nxt]
         follow = hand & SUIT_MASKS[self.led_suit]
         legal = follow if follow else hand
-        if not self.tricks:
+        if not self._tricks:
             legal = self._first_trick_rule(legal)
         self.legal = legal
 
@@ -584,8 +675,7 @@ class Deal:
                 return (self.leader + trick.index(max(trumps))) % self.num_players
         followers = [c for c in trick if c // NUM_RANKS == led]
         if self.two_decks:
-            # Cancellation: identical cards cancel for winning; the highest card left wins.
-            followers = [c for c in followers if trick.count(c) == 1]
+            followers = cancellation.standing(trick, followers)
             if not followers:
                 return None
         return (self.leader + trick.index(max(followers))) % self.num_players
@@ -605,36 +695,25 @@ class Deal:
                     pen += v
             if c == TEN_CLUBS:
                 self.ten_clubs_taker = winner
-        self.captured[winner] += pts
-        self.penalty_taken[winner] += pen
-        self.tricks_won[winner] += 1
+        self._captured[winner] += pts
+        self._penalty_taken[winner] += pen
+        self._tricks_won[winner] += 1
         if not valued:
-            self.clean_tricks[winner] += 1
+            self._clean_tricks[winner] += 1
         return pen
-
-    def _take_kitty(self, winner: int) -> bool:
-        """The kitty goes to ``winner``; True when they must now discard (kitty_to_hand)."""
-        self.kitty_taker = winner
-        if self.rules.kitty_to_hand and self.hands[winner]:
-            for c in self.kitty:
-                self._add(winner, c)
-            self.discards_left = len(self.kitty)
-            return True
-        self._take_points(winner, self.kitty)
-        return False
 
     def _take_points(self, p: int, cards: Sequence[int]) -> None:
         """Cards added to ``p``'s captured cards outside a trick (kitty, discards)."""
         for c in cards:
             v = self.values[c]
-            self.captured[p] += v
+            self._captured[p] += v
             if v > 0:
-                self.penalty_taken[p] += v
+                self._penalty_taken[p] += v
             if c == TEN_CLUBS:
                 self.ten_clubs_taker = p
 
     def _finish_trick(self) -> None:
-        trick = self.trick
+        trick = self._trick
         if self._plain_tricks:
             led = self.led_suit
             best = trick[0]  # the lead: the highest card of its suit wins (a plain loop beats max() over a generator)
@@ -644,62 +723,39 @@ class Deal:
             winner = (self.leader + trick.index(best)) % self.num_players
         else:
             winner = self._trick_winner(trick)
-            self.trick_len = self.num_players
-            self.boosts = 0
-        self.tricks.append((self.leader, tuple(trick), winner))
-        self.trick = []
+            if self._booster:
+                booster.end_trick(self)
+        self._tricks.append((self.leader, tuple(trick), winner))
+        self._trick = []
         self.led_suit = -1
-        if winner is None:
-            # Cancellation: the trick stays on the table and the same player leads again.
-            self.pending.append(tuple(trick))
-            if self.hands[self.leader]:
-                self.to_act = self.leader
+        if winner is None:  # Cancellation: every led-suit card cancelled, nobody wins the trick
+            if cancellation.leave_on_table(self, trick):
+                self.to_act = self.leader  # the same player leads again
                 self.legal = self._lead_legal(self.leader)
                 return
-            # A last trick with no winner goes to the winner of the trick before.
-            winner = self.last_winner if self.last_winner is not None else self.leader
-            pen = 0
-            for cards in self.pending:
-                pen += self._collect(winner, cards)
-            self.pending = []
+            winner = cancellation.last_taker(self)
+            pen = cancellation.collect_table(self, winner)
         else:
             pen = self._collect(winner, trick)
-            if self.pending:
-                for cards in self.pending:
-                    pen += self._collect(winner, cards)
-                self.pending = []
-        self.last_winner = winner
+            if self._pending:
+                pen += cancellation.collect_table(self, winner)
+        self._last_winner = winner
         self.leader = winner
-        if self.kitty and self.kitty_taker is None and (self.rules.kitty == "first_trick" or pen > 0):
-            if self._take_kitty(winner):
-                self.phase = DISCARD
-                self.to_act = winner
-                self.legal = self.hands[winner]
-                return
-        if self.hands[winner]:
+        if self.kitty and self.kitty_taker is None and kitty_rules.after_trick(self, winner, pen):
+            self.phase = DISCARD
+            self.to_act = winner
+            self.legal = self._hands[winner]
+            return
+        if self._hands[winner]:
             self.to_act = winner
             self.legal = self._lead_legal(winner)
             return
         self._end()
 
-    def _discard(self, c: int, bit: int) -> None:
-        p = self.to_act
-        self._remove(p, bit)
-        self.kitty_discards.append(c)
-        self._take_points(p, (c,))
-        self.discards_left -= 1
-        if self.discards_left:
-            self.legal = self.hands[p]
-            return
-        self.phase = PLAY
-        self.legal = self._lead_legal(p)
-
     def _end(self) -> None:
         if self.kitty and self.kitty_taker is None:
-            # first_point with no point taken in play: the last trick's winner takes the kitty.
-            self.kitty_taker = self.last_winner
-            self._take_points(self.last_winner, self.kitty)
-        self.moon_shot = moon_shooter(self.rules, self.penalty_taken, self.penalty_total, self.tricks_won)
+            kitty_rules.to_last_winner(self)
+        self.moon_shot = moon_shooter(self.rules, self._penalty_taken, self.penalty_total, self._tricks_won)
         if self.rules.moon_choice and self.moon_shot is not None:
             self.phase = MOON
             self.to_act = self.moon_shot[0]
@@ -714,16 +770,10 @@ class Deal:
     def _score(self) -> None:
         self.phase = DONE
         self.legal = 0
-        multipliers = None
-        if self.rules.ten_clubs_multiplier and self.ten_clubs_taker is not None:
-            t = self.ten_clubs_taker
-            charged_tc = any(m >> TEN_CLUBS & 1 for m in self.charged)
-            multipliers = [1] * self.num_players
-            multipliers[t] = 4 if charged_tc else 2
         self.scores = deal_scores(
-            self.rules, self.captured, self.penalty_taken, self.penalty_total, self.clean_tricks,
-            self.totals_before, self.deals_before, tricks_won=self.tricks_won, multipliers=multipliers,
-            moon_choice=self.moon_choice,
+            self.rules, self._captured, self._penalty_taken, self.penalty_total, self._clean_tricks,
+            self.totals_before, self.deals_before, tricks_won=self._tricks_won,
+            multipliers=charging.multipliers(self), moon_choice=self.moon_choice,
         )
 
 
@@ -796,13 +846,19 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         raise ValueError(f"hands must all be the same size, got sizes {sizes}")
 
 
+
 def clone_deal(deal: Deal) -> Deal:
-    """An independent copy of a deal in progress (search players play copies out)."""
+    """An independent copy of a deal in progress (search players play copies out).
+
+    The copy shares the immutable fields and gets its own copy of each list that
+    :data:`Deal._STATE_LISTS` declares.
+    """
     new = object.__new__(Deal)
-    new.__dict__.update(deal.__dict__)
-    for name in ("hands", "hands2", "received", "received_cards", "played", "voids", "captured", "penalty_taken",
-                 "clean_tricks", "tricks_won", "tricks", "trick", "passed_on", "pass_receiver", "charged",
-                 "kitty_discards", "pending"):
-        setattr(new, name, list(getattr(deal, name)))
-    new.pass_picks = [list(p) for p in deal.pass_picks]
+    state = new.__dict__
+    state.update(deal.__dict__)
+    for name in _STATE_LISTS:
+        state[name] = state[name].copy()
     return new
+
+
+_STATE_LISTS = Deal._STATE_LISTS

@@ -33,7 +33,7 @@ class InfoState:
     seat: int
     seats: tuple[int, ...]  # seats playing this deal, clockwise from position 0
     dealer: int
-    phase: str  # "pass", "play" or "done"
+    phase: str  # "pass", "charge", "play", "discard", "moon" or "done" (see bm_env.deal)
     to_act: int | None  # seat to act, None once the deal is over
     legal: tuple[int, ...]  # legal actions if this seat is to act, else ()
     hand: tuple[int, ...]
@@ -122,28 +122,26 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
             out[s] = values[i]
         return tuple(out)
 
-    revealed = deal.phase != PASS
+    phase = deal.phase
     if pos is not None:
         hand = tuple(deal.hand_cards(pos))  # during passing, the picked cards are in `passed`, not here
-        if deal.pick_offsets is not None:  # scatter: each pick has its own receiver
-            passed = tuple((c, seats[(pos + off) % k]) for c, off in zip(deal.pass_picks[pos], deal.pick_offsets))
-            received_from = None
-        else:
-            # Passing on is done in the open: once the cards move, the passer knows who got them.
-            to_seat = seats[deal.pass_receiver[pos] if revealed else (pos + deal.pass_offset) % k]
-            passed = tuple((c, to_seat) for c in deal.pass_picks[pos])
-            senders = [q for q in range(k) if deal.pass_picks[q] and deal.pass_receiver[q] == pos]
-            received_from = seats[senders[0]] if revealed and deal.pass_count and senders else None
-        received = tuple(deal.received_cards[pos]) if revealed else ()
+        # Passing on is done in the open: once the cards move, the passer knows who got them.
+        passed = tuple((c, seats[to]) for c, to in deal.passed_to(pos))
+        sender = deal.received_from(pos)
+        received_from = None if sender is None else seats[sender]
+        received = deal.received_cards[pos] if phase != PASS else ()
     else:
         hand, passed, received, received_from = (), (), (), None
+    tricks = deal.tricks
+    trick = deal.trick
     plays = []
-    for leader, cards, _ in deal.tricks:
+    for leader, cards, _ in tricks:
         plays.extend((seats[(leader + i) % k], c) for i, c in enumerate(cards))
-    current = tuple((seats[(deal.leader + i) % k], c) for i, c in enumerate(deal.trick))
+    current = tuple((seats[(deal.leader + i) % k], c) for i, c in enumerate(trick))
     plays.extend(current)
-    acting = deal.phase != DONE
+    acting = phase != DONE
     taker = deal.kitty_taker
+    picks = deal.pass_picks
     charged = by_seat([tuple(cards_of(m)) for m in deal.charged], ()) if deal.rules.charging else ()
     partner = (seat + 2) % n if deal.rules.teams != "none" else None
     return InfoState(
@@ -151,7 +149,7 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         seat=seat,
         seats=seats,
         dealer=seats[deal.dealer],
-        phase=deal.phase,
+        phase=phase,
         to_act=seats[deal.to_act] if acting else None,
         legal=tuple(cards_of(deal.legal)) if acting and pos == deal.to_act else (),
         hand=hand,
@@ -161,14 +159,13 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         received=received,
         received_from=received_from,
         plays=tuple(plays),
-        tricks=tuple((seats[l], cs, None if w is None else seats[w]) for l, cs, w in deal.tricks),
+        tricks=tuple((seats[l], cs, None if w is None else seats[w]) for l, cs, w in tricks),
         current_trick=current,
-        led_suit=deal.led_suit if deal.trick else None,
+        led_suit=deal.led_suit if trick else None,
         hearts_broken=deal.hearts_broken,
         points_taken=by_seat(deal.captured),
         tricks_won=by_seat(deal.tricks_won),
-        hand_sizes=by_seat([deal.hand_count(i) + (len(deal.pass_picks[i]) if deal.phase == PASS else 0)
-                            for i in range(k)]),
+        hand_sizes=by_seat([deal.hand_count(i) + (len(picks[i]) if phase == PASS else 0) for i in range(k)]),
         voids=by_seat(deal.voids),
         match_scores=tuple(match_scores) if match_scores is not None else (0,) * n,
         deals_played=deals_played,
@@ -176,9 +173,9 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         kitty_size=len(deal.kitty),
         kitty_taker=None if taker is None else seats[taker],
         kitty=deal.kitty if taker is not None and taker == pos else (),
-        discarded=tuple(deal.kitty_discards) if taker is not None and taker == pos else (),
+        discarded=deal.kitty_discards if taker is not None and taker == pos else (),
         charged=charged,
-        passed_on=tuple(seats[q] for q in range(k) if deal.passed_on[q]),
+        passed_on=tuple(seats[q] for q, on in enumerate(deal.passed_on) if on),
         partner=partner,
         pending=tuple(c for cards in deal.pending for c in cards),
         boosts_owed=deal.boosts,

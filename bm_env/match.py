@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .deal import DONE, Deal, deal_cards, pass_direction_for
+from .deal import Deal, deal_cards, pass_direction_for
 from .rules import Rules
 from .scoring import match_would_end
 
@@ -86,24 +86,35 @@ class Match:
             raise ValueError(
                 f"pass direction {pass_direction!r} is not in this game's cycle {list(self.rules.pass_cycle)}"
             )
-        totals = tuple(self.totals[s] for s in seats)
+        totals = self.totals_of(seats)
         #: The deal in progress.
         self.deal: Deal = Deal(
             self.rules, hands, dealer_pos, pass_direction, seats, totals, self.deals_played, self.on_illegal, kitty
         )
         return self.deal
 
+    def totals_of(self, seats: Sequence[int]) -> tuple[int, ...]:
+        """The match totals of ``seats``, in their order: what a deal among them starts from."""
+        totals = self.totals
+        return tuple(totals[s] for s in seats)
+
     def step(self, action: int) -> None:
         """Apply an action to the deal in progress; a finished deal is scored and the next one begun."""
         self.deal.step(action)
-        if self.deal.phase == DONE:
+        if self.deal.is_over:
             self.finish_deal()
             if not self.is_over:
                 self.start_deal()
 
-    def finish_deal(self) -> None:
-        """Score the finished deal into the match and decide whether the match is over."""
-        deal = self.deal
+    def finish_deal(self, deal: Deal | None = None) -> None:
+        """Score the finished deal into the match and decide whether the match is over.
+
+        ``deal`` is the deal in progress unless given: a replayed record hands in the deal it replayed.
+        """
+        if deal is None:
+            deal = self.deal
+        else:
+            self.deal = deal
         rules = self.rules
         self.completed.append(deal)
         self.deal_number += 1

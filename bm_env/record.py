@@ -187,6 +187,17 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
     action is applied (the HTML replay draws the position there). An unfinished record
     (``scores`` null: a game quit part way, even during passing) replays up to where it stops.
     """
+    replay = _Replay(rec, _deal_of_record(rec), before_step)
+    replay.passes()
+    replay.charges()
+    replay.tricks()
+    replay.moon_choice()
+    _check_scores(rec, replay.deal)
+    return replay.deal
+
+
+def _deal_of_record(rec: Mapping[str, Any]) -> Deal:
+    """The deal a record starts from: its rules, seats, dealer, hands, pass direction and match numbers."""
     if _field(rec, "format", "record") != DEAL_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
     rules = _rules(rec, "record")
@@ -209,85 +220,143 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
     kitty = _cards(rec.get("kitty", []), "kitty")
     on_illegal = "renege_penalty" if rec.get("renege") else "raise"
     try:
-        deal = Deal(rules, hands, seats.index(dealer_seat), direction, seats, totals_before, deals_before,
+        return Deal(rules, hands, seats.index(dealer_seat), direction, seats, totals_before, deals_before,
                     on_illegal, kitty)
     except (ValueError, RulesError) as e:
         raise RecordError(f"record hands: {e}") from None
-    if before_step is not None:
-        step = deal.step
 
-        def observed_step(action: int) -> None:
-            before_step(deal, action)
-            step(action)
 
-        deal.step = observed_step  # every replayed action goes through deal.step
+class _Replay:
+    """A record's decisions fed to its deal, phase by phase, each step checked (see :func:`replay_deal`)."""
 
-    passes = [_cards(p, f"passes[{i}]") for i, p in enumerate(_list(rec, "passes", "record"))]
-    if len(passes) != len(hands):
-        raise RecordError(f"passes: {len(passes)} lists for {len(hands)} players")
-    passed_on = rec.get("passed_on", [])
-    extra = _extra_renege(rec)
-    unfinished = rec.get("scores") is None
-    while deal.phase == PASS:
-        pos = deal.to_act
-        picked = len(deal.pass_picks[pos])
-        if seats[pos] in passed_on:
-            _apply(deal, PASS_ON, f"passed_on (player_{seats[pos]})")
-            continue
-        if picked >= len(passes[pos]) and extra and extra[:2] == (seats[pos], PASS):
-            _apply(deal, extra[2], "renege")
-            break
-        if picked >= len(passes[pos]) and unfinished:
-            break  # the record stops here: a deal left while the players were still passing
-        if picked >= len(passes[pos]):
-            raise RecordError(
-                f"passes[{pos}]: player_{seats[pos]} passes {len(passes[pos])} cards, the rules need {deal.pass_count}"
-            )
-        _apply(deal, passes[pos][picked], f"passes[{pos}][{picked}]")
-    tricks = _list(rec, "tricks", "record")
-    if deal.phase == PASS and tricks:
-        raise RecordError(f"tricks: {len(tricks)} recorded, but the recorded passes stop before every player has passed")
-    for pos, p in enumerate(passes):
-        if deal.renege is None and len(p) != len(deal.pass_picks[pos]):
-            raise RecordError(f"passes[{pos}]: {len(p)} cards recorded, {len(deal.pass_picks[pos])} passed")
-    charged = [_cards(c, f"charged[{i}]") for i, c in enumerate(rec.get("charged", []))]
-    while deal.phase == CHARGE:
-        pos = deal.to_act
-        todo = [c for c in (charged[pos] if pos < len(charged) else []) if not deal.charged[pos] >> c & 1]
-        if not todo and extra and extra[:2] == (seats[pos], CHARGE):
-            _apply(deal, extra[2], "renege")
-            break
-        if todo and todo[0] not in CARD_CHARGE:
-            raise RecordError(f"charged[{pos}]: {card_str(todo[0])} cannot be charged")
-        _apply(deal, CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
-    discards = _cards(rec.get("kitty_discards", []), "kitty_discards")
+    def __init__(self, rec: Mapping[str, Any], deal: Deal, before_step) -> None:
+        self.rec = rec
+        self.deal = deal
+        self.seats = deal.seats
+        self.before_step = before_step
+        self.extra: tuple[int, str, int] | None = None  # a renege the passes and tricks do not hold
+        self.recorded_tricks: list = []
 
-    for t, trick in enumerate(tricks):
-        where = f"tricks[{t}]"
-        if deal.phase == DONE:
-            raise RecordError(f"{where}: the deal is already over")
-        leader = _field(trick, "leader", where)
-        if seats[deal.to_act] != leader:
-            raise RecordError(f"{where}: leader is {_player(leader)}, but player_{seats[deal.to_act]} is on lead")
-        cards = _cards(_field(trick, "cards", where), f"{where}.cards")
-        _discard(deal, discards, extra)
-        for i, c in enumerate(cards):
-            _apply(deal, c, f"{where}.cards[{i}] (player_{seats[deal.to_act]} plays {card_str(c)})")
+    def apply(self, action: int, where: str) -> None:
+        """One step; an illegal one is a RecordError saying where in the record it is."""
+        if self.before_step is not None:
+            self.before_step(self.deal, action)
+        try:
+            self.deal.step(action)
+        except IllegalActionError as e:
+            raise RecordError(f"{where}: {e}") from None
+
+    def renege_due(self, phase: str) -> bool:
+        """Whether the record's extra renege belongs here: the player to act, in ``phase``."""
+        return bool(self.extra) and self.extra[:2] == (self.seats[self.deal.to_act], phase)
+
+    def passes(self) -> None:
+        """Every player's recorded passes (or passing on), as far as the record goes."""
+        rec, deal, seats = self.rec, self.deal, self.seats
+        passes = [_cards(p, f"passes[{i}]") for i, p in enumerate(_list(rec, "passes", "record"))]
+        if len(passes) != deal.num_players:
+            raise RecordError(f"passes: {len(passes)} lists for {deal.num_players} players")
+        passed_on = rec.get("passed_on", [])
+        self.extra = _extra_renege(rec)
+        unfinished = rec.get("scores") is None
+        while deal.phase == PASS:
+            pos = deal.to_act
+            picked = len(deal.pass_picks[pos])
+            if seats[pos] in passed_on:
+                self.apply(PASS_ON, f"passed_on (player_{seats[pos]})")
+                continue
+            if picked >= len(passes[pos]) and self.renege_due(PASS):
+                self.apply(self.extra[2], "renege")
+                break
+            if picked >= len(passes[pos]) and unfinished:
+                break  # the record stops here: a deal left while the players were still passing
+            if picked >= len(passes[pos]):
+                raise RecordError(f"passes[{pos}]: player_{seats[pos]} passes {len(passes[pos])} cards, "
+                                  f"the rules need {deal.pass_count}")
+            self.apply(passes[pos][picked], f"passes[{pos}][{picked}]")
+        self.recorded_tricks = _list(rec, "tricks", "record")
+        if deal.phase == PASS and self.recorded_tricks:
+            raise RecordError(f"tricks: {len(self.recorded_tricks)} recorded, but the recorded passes stop before "
+                              f"every player has passed")
+        picks = deal.pass_picks
+        for pos, p in enumerate(passes):
+            if deal.renege is None and len(p) != len(picks[pos]):
+                raise RecordError(f"passes[{pos}]: {len(p)} cards recorded, {len(picks[pos])} passed")
+
+    def charges(self) -> None:
+        """Turbo Hearts: each player's recorded charges, then the end of its charging."""
+        deal = self.deal
+        charged = [_cards(c, f"charged[{i}]") for i, c in enumerate(self.rec.get("charged", []))]
+        while deal.phase == CHARGE:
+            pos = deal.to_act
+            mine = deal.charged[pos]
+            todo = [c for c in (charged[pos] if pos < len(charged) else []) if not mine >> c & 1]
+            if not todo and self.renege_due(CHARGE):
+                self.apply(self.extra[2], "renege")
+                break
+            if todo and todo[0] not in CARD_CHARGE:
+                raise RecordError(f"charged[{pos}]: {card_str(todo[0])} cannot be charged")
+            self.apply(CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
+
+    def tricks(self) -> None:
+        """The recorded tricks, each winner checked, and the kitty taker's discards where the deal waits
+        for them; then a renege the record holds apart, where it belongs."""
+        deal, seats = self.deal, self.seats
+        discards = _cards(self.rec.get("kitty_discards", []), "kitty_discards")
+        for t, trick in enumerate(self.recorded_tricks):
+            where = f"tricks[{t}]"
+            if deal.phase == DONE:
+                raise RecordError(f"{where}: the deal is already over")
+            leader = _field(trick, "leader", where)
+            if seats[deal.to_act] != leader:
+                raise RecordError(f"{where}: leader is {_player(leader)}, but player_{seats[deal.to_act]} is on lead")
+            cards = _cards(_field(trick, "cards", where), f"{where}.cards")
+            self.discards(discards)
+            for i, c in enumerate(cards):
+                self.apply(c, f"{where}.cards[{i}] (player_{seats[deal.to_act]} plays {card_str(c)})")
+            self.check_winner(t, trick, len(cards))
+        self.discards(discards)
+        if deal.phase != DONE and self.renege_due(deal.phase):
+            self.apply(self.extra[2], "renege")
+
+    def check_winner(self, t: int, trick: Mapping[str, Any], played: int) -> None:
+        """The ``t``-th trick, just played (``played`` cards), went to its recorded winner."""
+        deal, seats, where = self.deal, self.seats, f"tricks[{t}]"
         winner = _field(trick, "winner", where)
-        if winner is not None and deal.tricks and deal.renege is None:
-            if len(deal.tricks) != t + 1:
-                raise RecordError(f"{where}: trick has {len(cards)} cards, the table needs {deal.num_players}")
-            actual = deal.tricks[t][2] if deal.tricks[t][2] is None else seats[deal.tricks[t][2]]
-            if actual != winner:
-                raise RecordError(f"{where}: winner recorded as {_player(winner)}, the rules give {_player(actual)}")
-    _discard(deal, discards, extra)
-    if extra and deal.phase != DONE and extra[:2] == (seats[deal.to_act], deal.phase):
-        _apply(deal, extra[2], "renege")
-    if deal.phase == MOON:
-        choice = rec.get("moon_choice")
+        tricks = deal.tricks
+        if winner is None or not tricks or deal.renege is not None:
+            return
+        if len(tricks) != t + 1:
+            raise RecordError(f"{where}: trick has {played} cards, the table needs {deal.num_players}")
+        actual = tricks[t][2] if tricks[t][2] is None else seats[tricks[t][2]]
+        if actual != winner:
+            raise RecordError(f"{where}: winner recorded as {_player(winner)}, the rules give {_player(actual)}")
+
+    def discards(self, discards: list[int]) -> None:
+        """Replay the kitty taker's discards when the deal waits for them."""
+        deal = self.deal
+        while deal.phase == DISCARD:
+            done = len(deal.kitty_discards)
+            if done >= len(discards) and self.renege_due(DISCARD):
+                self.apply(self.extra[2], "renege")
+                return
+            if done >= len(discards):
+                raise RecordError(f"kitty_discards: {len(discards)} recorded, "
+                                  f"the kitty taker discards {len(deal.kitty)}")
+            self.apply(discards[done], f"kitty_discards[{done}]")
+
+    def moon_choice(self) -> None:
+        """The moon shooter's recorded choice, where the deal waits for it."""
+        if self.deal.phase != MOON:
+            return
+        choice = self.rec.get("moon_choice")
         if choice not in ("subtract", "add"):
             raise RecordError(f"moon_choice: the deal needs the shooter's choice 'subtract' or 'add', got {choice!r}")
-        _apply(deal, MOON_SUBTRACT if choice == "subtract" else MOON_ADD, "moon_choice")
+        self.apply(MOON_SUBTRACT if choice == "subtract" else MOON_ADD, "moon_choice")
+
+
+def _check_scores(rec: Mapping[str, Any], deal: Deal) -> None:
+    """The recorded scores are the replayed deal's (null for a deal the record leaves unfinished)."""
     scores = rec.get("scores")
     if scores is not None:
         if not isinstance(scores, list):
@@ -298,7 +367,6 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
             raise RecordError(f"scores: recorded {scores}, the rules give {list(deal.scores)}")
     elif deal.scores is not None:
         raise RecordError(f"scores: recorded as null, but the deal is finished with scores {list(deal.scores)}")
-    return deal
 
 
 def _extra_renege(rec: Mapping[str, Any]) -> tuple[int, str, int] | None:
@@ -314,25 +382,6 @@ def _extra_renege(rec: Mapping[str, Any]) -> tuple[int, str, int] | None:
     if action < 52 and r.get("phase") in (PASS, "play"):
         return None
     return r.get("seat"), r.get("phase"), action
-
-
-def _discard(deal: Deal, discards: list[int], extra=None) -> None:
-    """Replay the kitty taker's discards when the deal waits for them."""
-    while deal.phase == DISCARD:
-        done = len(deal.kitty_discards)
-        if done >= len(discards) and extra and extra[:2] == (deal.seats[deal.to_act], DISCARD):
-            _apply(deal, extra[2], "renege")
-            return
-        if done >= len(discards):
-            raise RecordError(f"kitty_discards: {len(discards)} recorded, the kitty taker discards {len(deal.kitty)}")
-        _apply(deal, discards[done], f"kitty_discards[{done}]")
-
-
-def _apply(deal: Deal, card: int, where: str) -> None:
-    try:
-        deal.step(card)
-    except IllegalActionError as e:
-        raise RecordError(f"{where}: {e}") from None
 
 
 def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
@@ -366,8 +415,7 @@ def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
             if i != len(records) - 1:
                 raise RecordError(f"{where}: unfinished, but deals follow it")
             break
-        match.deal = deal
-        match.finish_deal()
+        match.finish_deal(deal)
     totals = _list(rec, "totals", "record")
     if totals != match.totals:
         raise RecordError(f"totals: recorded {totals}, the deals give {match.totals}")
@@ -396,8 +444,9 @@ def _check_deal_in_match(match: Match, deal: Deal, where: str) -> None:
         direction = pass_direction_for(match.rules, match.deal_number, None)
         if deal.pass_direction != direction:
             raise RecordError(f"{where}: pass direction {deal.pass_direction!r}, but the cycle gives {direction!r}")
-    before = [match.totals[s] for s in seats]
-    if list(deal.totals_before) != before:
-        raise RecordError(f"{where}: totals_before {list(deal.totals_before)}, but the match totals were {before}")
+    before = match.totals_of(seats)
+    if deal.totals_before != before:
+        raise RecordError(f"{where}: totals_before {list(deal.totals_before)}, "
+                          f"but the match totals were {list(before)}")
     if deal.deals_before != match.deals_played:
         raise RecordError(f"{where}: deals_before {deal.deals_before}, but {match.deals_played} deal(s) had counted")

@@ -77,7 +77,7 @@ def test_base_deal_scored_under_each_3p_preset(kit, preset, expected):
     assert kit.play_tricks(deal, BASE3_TRICKS) == BASE3_WINNERS
     assert deal.is_over
     assert deal.scores == expected
-    assert deal.tricks_won == [2, 3, 12]
+    assert deal.tricks_won == (2, 3, 12)
     # Every card is in exactly one trick.
     played = [c for _, cs, _ in deal.tricks for c in cs]
     assert sorted(played) == sorted(kit.cards(" ".join(BASE3_HANDS)))
@@ -165,7 +165,7 @@ def test_black_maria_passes_three_to_the_right(kit):
         deal.step(parse_card(c))
     # Nothing has moved yet: P2 has not received P0's cards, nobody has received anything.
     assert not deal.hands[2] >> parse_card("AC") & 1
-    assert deal.received == [0, 0, 0] and not deal.passes_revealed
+    assert deal.received == (0, 0, 0) and not deal.passes_revealed
     for c in ("QS", "KS", "AS"):
         deal.step(parse_card(c))
     assert deal.phase == PLAY and deal.passes_revealed
@@ -253,7 +253,7 @@ def test_dirty_lady_queen_may_not_be_passed_and_the_moon(kit):
     assert kit.play_tricks(deal, DIRTY_TRICKS) == [0] * 17
     # P0 took all 13 hearts (23 in Dirty Lady values) and QS (13): 36, which under
     # "counts favourably" (shooter_minus) scores -36 and nothing for the others.
-    assert deal.captured == [36, 0, 0]
+    assert deal.captured == (36, 0, 0)
     assert deal.scores == (-36, 0, 0)
 
 
@@ -285,7 +285,7 @@ def test_black_maria_moon_options(kit, moon, totals_before, deals_before, expect
     rules = make_rules("black_maria", moon=moon)
     deal = kit.new_deal(rules, MOON_HANDS, dealer=2, totals_before=totals_before, deals_before=deals_before)
     assert kit.play_tricks(deal, DIRTY_TRICKS) == [0] * 17
-    assert deal.penalty_taken == [43, 0, 0]
+    assert deal.penalty_taken == (43, 0, 0)
     assert deal.scores == expected
 
 
@@ -362,7 +362,7 @@ def test_american_hearts_two_of_clubs_leads_and_moon(kit):
     deal, winners = _american(kit, "american_hearts", MOON_PASSES, MOON_TRICKS)
     assert winners == [0] * 13
     # P0 shot the moon: 13 hearts + QS = 26, scored as -26 for the shooter.
-    assert deal.penalty_taken == [26, 0, 0, 0]
+    assert deal.penalty_taken == (26, 0, 0, 0)
     assert deal.scores == (-26, 0, 0, 0)
 
 
@@ -528,7 +528,7 @@ def test_petrone_hearts_trump_and_clean_tricks(kit):
     winners = kit.play_tricks(deal, d.tricks)
     # Trick 1: 2H beats AC; trick 3: TH beats 3H; trick 4: 4H beats AS.
     assert winners == [1, 2, 3, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3]
-    assert deal.clean_tricks == [0, 1, 1, 9]
+    assert deal.clean_tricks == (0, 1, 1, 9)
     # P0 won nothing: 0. P1: trick 1 clean (+3), trick 4 AS + QS (-20, no bonus): -17.
     # P2: trick 2 clean: +3. P3: nine clean tricks (+27) and KS in trick 6 (-10): 17.
     # Hearts score nothing. Total 3 = 11 clean tricks * 3 - 30.

@@ -143,7 +143,7 @@ def check_finished_deal(deal: Deal, preset: str) -> None:
         penalty[winner] += sum(v for v in values if v > 0)
         clean[winner] += not any(values)
         leader = winner
-    assert deal.captured == captured and deal.clean_tricks == clean
+    assert deal.captured == tuple(captured) and deal.clean_tricks == tuple(clean)
     assert sum(deal.tricks_won) == len(deal.tricks)
     # Deal totals: what the card table says, and the moon changes them in the documented way.
     points = deck_points(preset, k)
@@ -265,7 +265,7 @@ def compare_views(deal: Deal, pos: int, chooser: random.Random) -> None:
     }
     new = reshuffle(free, deal.voids, chooser)
     other = clone_deal(deal)
-    other.hands = [deal.hands[q] if q == pos else new[q] | known[q] for q in range(deal.num_players)]
+    other._hands = [deal.hands[q] if q == pos else new[q] | known[q] for q in range(deal.num_players)]
     assert information_state(other, seat) == view
     # The comparison can see a difference: a seat whose own hand changed sees a different state.
     for q in free:

@@ -123,7 +123,7 @@ def _petrone_match(kit, totals_before):
     assert deal.pass_direction == "right"
     while deal.phase == PASS:
         m.step(picks[deal.to_act][len(deal.pass_picks[deal.to_act])])
-    assert deal.hands == final
+    assert deal.hands == tuple(final)
     play_cards(m, d.tricks)
     assert deal.scores == (0, -17, 3, 17)
     return m

@@ -44,7 +44,7 @@ def test_highest_card_that_is_not_duplicated_wins():
     deal = Deal(rules, hands, dealer=7)
     play(deal, "KC KC AC AC QC 3C 2C 2C")
     assert deal.tricks[0] == (0, tuple(cards("KC KC AC AC QC 3C 2C 2C")), 4)
-    assert deal.to_act == 4 and deal.tricks_won == [0, 0, 0, 0, 1, 0, 0, 0]
+    assert deal.to_act == 4 and deal.tricks_won == (0, 0, 0, 0, 1, 0, 0, 0)
 
 
 def test_all_cancelled_trick_stays_and_goes_to_the_next_winner_with_its_points():
@@ -56,13 +56,13 @@ def test_all_cancelled_trick_stays_and_goes_to_the_next_winner_with_its_points()
     deal = Deal(rules, hands, dealer=7)
     play(deal, "5D 5D 9D 9D JD JD 2H 4H")
     assert deal.tricks[0][2] is None  # no winner: the trick stays on the table
-    assert deal.pending == [tuple(cards("5D 5D 9D 9D JD JD 2H 4H"))]
+    assert deal.pending == (tuple(cards("5D 5D 9D 9D JD JD 2H 4H")),)
     assert deal.to_act == 0 and deal.phase == PLAY  # the same player leads again
-    assert deal.captured == [0] * 8
+    assert deal.captured == (0,) * 8
     # Next trick: 8D 8D cancel; singles 7D 6D TD 4D: TD (P2) wins both tricks: 2H 4H 3H 5H = 4 points.
     play(deal, "7D 6D TD 4D 8D 8D 3H 5H")
     assert deal.tricks[1][2] == 2
-    assert deal.captured[2] == 4 and deal.tricks_won[2] == 2 and deal.pending == []
+    assert deal.captured[2] == 4 and deal.tricks_won[2] == 2 and deal.pending == ()
     # The pending trick is public: every seat saw it stay on the table.
     assert information_state(deal, 5).tricks[0][2] is None
 
@@ -109,8 +109,8 @@ def test_a_last_trick_without_winner_goes_to_the_winner_of_the_trick_before():
     # The last trick had no winner, so the ten tricks on the table go to P0, winner of trick 3:
     # two hearts a trick (5H..AH, 20 points) and the spades shed in ascending order, whose
     # last three tricks hold QS QS KS KS AS AS = (13 + 10 + 7) * 2 = 60.
-    assert deal.captured == [2 + 20 + 60, 0, 0, 0, 4, 0, 0, 0]
-    assert deal.tricks_won == [11, 0, 0, 0, 2, 0, 0, 0]
+    assert deal.captured == (2 + 20 + 60, 0, 0, 0, 4, 0, 0, 0)
+    assert deal.tricks_won == (11, 0, 0, 0, 2, 0, 0, 0)
     assert deal.scores == (82, 0, 0, 0, 4, 0, 0, 0)
     assert sum(deal.captured) == deal.penalty_total == 86
 

@@ -39,7 +39,7 @@ def test_kitty_to_the_winner_of_the_first_trick():
     hands, kitty = fill_hands(rules, {0: "2C", 1: "4C", 2: "AC"}, 3, kitty="QS")
     deal = Deal(rules, hands, dealer=2, kitty=kitty)
     play(deal, "2C 4C AC")
-    assert deal.kitty_taker == 2 and deal.captured == [0, 0, 13]
+    assert deal.kitty_taker == 2 and deal.captured == (0, 0, 13)
     assert information_state(deal, 2).kitty == tuple(cards("QS"))
     assert information_state(deal, 0).kitty == () and information_state(deal, 0).kitty_taker == 2
 
@@ -53,7 +53,7 @@ def test_kitty_to_the_taker_of_the_first_penalty_point():
     play(deal, "2C 4C AC")
     assert deal.kitty_taker is None
     play(deal, "2D 5H AD")
-    assert deal.kitty_taker == 1 and deal.captured == [0, 2, 0]
+    assert deal.kitty_taker == 1 and deal.captured == (0, 2, 0)
 
 
 def test_kitty_added_to_the_hand_then_as_many_discarded_face_down():
@@ -154,7 +154,7 @@ def test_passing_on_unseen_forwards_the_cards_passed_to_you():
     dealt = [deal.dealt[p] for p in range(4)]
     _pass_all(deal, {1, 3})
     p0, p2 = deal.pass_picks[0], deal.pass_picks[2]
-    assert len(p0) == len(p2) == 3 and deal.pass_picks[1] == deal.pass_picks[3] == []
+    assert len(p0) == len(p2) == 3 and deal.pass_picks[1] == deal.pass_picks[3] == ()
     # P0 -> P1 passes on -> P2; P2 -> P3 passes on -> P0. P1 and P3 keep their hands.
     assert deal.received_cards[2] == tuple(sorted(p0))
     assert deal.received_cards[0] == tuple(sorted(p2))
@@ -171,7 +171,7 @@ def test_cards_can_come_back_to_their_passer():
     hands, _ = fill_hands(rules, {}, 4)
     deal = Deal(rules, hands, dealer=3, pass_direction="left")
     _pass_all(deal, {1, 2, 3})
-    assert deal.hands == list(deal.dealt)  # P0's cards went round the table back to P0
+    assert deal.hands == deal.dealt  # P0's cards went round the table back to P0
     assert deal.received_cards[0] == tuple(sorted(deal.pass_picks[0]))
 
 

@@ -86,7 +86,7 @@ def test_every_copy_ends_in_one_pile_and_every_point_is_taken(cfg, seed):
     assert sum(deal.captured) == sum(deal.values[c] * m for c, m in piles.items())
     assert sum(deal.penalty_taken) == deal.penalty_total
     assert sum(deal.tricks_won) == sum(1 for t in deal.tricks)
-    assert deal.pending == []
+    assert deal.pending == ()
     if rules.booster_nines:
         for i, (_, cs, _) in enumerate(deal.tricks):
             led = cs[0] // 13

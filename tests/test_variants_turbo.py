@@ -72,7 +72,7 @@ def test_charged_card_may_not_be_played_the_first_time_its_suit_is_led():
     play(deal, "AS 3S")  # trick 5: spades were led before: the charged QS is allowed now
     assert legal_text(deal) == ["7S", "QS"]
     play(deal, "QS TS")
-    assert deal.captured == [0, 0, 0, 1 + 26]  # 4H (1: A♥ not charged here) and the charged QS
+    assert deal.captured == (0, 0, 0, 1 + 26)  # 4H (1: A♥ not charged here) and the charged QS
 
 
 def test_charged_card_is_allowed_when_nothing_else_is_legal():

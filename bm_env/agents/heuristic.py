@@ -107,12 +107,12 @@ def tables(rules: Rules, num_players: int) -> _Tables:
 class View:
     """What one seat knows at a decision, as masks (see the module docstring)."""
 
-    __slots__ = ("t", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left", "partner_best",
+    __slots__ = ("tables", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left", "partner_best",
                  "to_partner", "slam_guard")
 
-    def __init__(self, t, phase, hand, legal, trick, led, others, later, pass_left, partner_best=False,
+    def __init__(self, tables, phase, hand, legal, trick, led, others, later, pass_left, partner_best=False,
                  to_partner=False, slam_guard=False):
-        self.t = t
+        self.tables = tables  # what the heuristic derives from the rules (:func:`tables`)
         self.phase = phase
         self.hand = hand  # my cards
         self.legal = legal
@@ -131,19 +131,22 @@ def view_from_deal(deal: Deal) -> View:
     """The view of the position to act in ``deal`` (uses only public facts plus its own hand)."""
     p = deal.to_act
     t = tables(deal.rules, deal.num_players)
-    hand = deal.hands[p]
-    if deal.phase == PASS:
+    hands = deal.hands
+    hand = hands[p]
+    phase = deal.phase
+    if phase == PASS:
         to_partner = deal.rules.teams != "none" and deal.pass_offset == 2
         return View(t, PASS, hand, deal.legal, (), -1, 0, (), deal.pass_count - len(deal.pass_picks[p]),
                     to_partner=to_partner)
-    if deal.phase in (CHARGE, DISCARD, MOON):
-        return View(t, deal.phase, hand, deal.legal, (), -1, 0, (), deal.discards_left)
+    if phase in (CHARGE, DISCARD, MOON):
+        return View(t, phase, hand, deal.legal, (), -1, 0, (), deal.discards_left)
     gone = 0  # as view_from_info counts: the cards not played and not mine (a kitty's too)
     for h in deal.played:
         gone |= h
     k = deal.num_players
     trick = deal.trick
-    later = tuple((deal.voids[q], deal.hand_count(q) if deal.two_decks else deal.hands[q].bit_count())
+    voids = deal.voids
+    later = tuple((voids[q], deal.hand_count(q) if deal.two_decks else hands[q].bit_count())
                   for q in ((p + i) % k for i in range(1, k - len(trick))))
     partner_best = guard = False
     if deal.rules.teams != "none":
@@ -197,7 +200,7 @@ def view_from_info(info: InfoState) -> View:
 
 def pass_score(v: View, c: int) -> float:
     """How much the hand gains by passing card ``c`` (higher = pass it first)."""
-    t = v.t
+    t = v.tables
     hand = v.hand
     suit = _SUIT_OF[c]
     in_suit = hand & SUIT_MASKS[suit]
@@ -242,7 +245,7 @@ def _winner(trick, trumps: bool) -> int:
 
 def play_score(v: View, c: int) -> float:
     """Estimated cost of playing ``c`` now (lower is better), from this seat's knowledge."""
-    t = v.t
+    t = v.tables
     cost = t.cost
     trick = v.trick
     suit = _SUIT_OF[c]

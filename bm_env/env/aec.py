@@ -294,10 +294,10 @@ class BlackMariaEnv(AECEnv):
                 tracker.stepped(deal, p, phase, int(action), led, broken)
             elif phase == PLAY:
                 tracker.card_played(deal.seats[p], int(action), led, deal.hearts_broken and not broken)
-                if not deal.trick:
+                if deal.led_suit < 0:  # no trick on the table: that card finished one
                     tracker.trick_done(deal)
             else:
-                tracker.pass_pick(deal.seats[p], deal.seats[(p + deal.pass_offset) % deal.num_players], int(action))
+                tracker.pass_pick(deal.seats[p], deal.seats[deal.pass_target(p)], int(action))
                 if deal.phase != PASS:
                     tracker.passes_moved(deal)
         if deal.phase == DONE:

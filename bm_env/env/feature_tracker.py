@@ -73,7 +73,7 @@ class FeatureTracker(ObservationTracker):
                              for a, c in CHARGE_CARD.items()}
         self._boosts = tuple(at(me, "boosts_owed") for me in range(n)) if self._booster else ()
         # What the rows show of the deal where the deal may change it without a card moving.
-        self._points_shown: list[int] = []
+        self._points_shown: tuple[int, ...] = ()
         self._pending_shown = 0
         self._taker_shown: int | None = None
         self._boosts_shown = 0
@@ -85,7 +85,7 @@ class FeatureTracker(ObservationTracker):
         if self.two_decks:
             for pos, seat in enumerate(deal.seats):
                 self._write_plane(self._hand[seat], deal.hand_cards(pos))
-        self._points_shown = [0] * deal.num_players
+        self._points_shown = (0,) * deal.num_players
         self._pending_shown = 0
         self._taker_shown = None
         self._boosts_shown = 0
@@ -140,7 +140,7 @@ class FeatureTracker(ObservationTracker):
                 self._card_played_twice(seat, action, led_suit, deal.hearts_broken and not was_broken)
             else:
                 self.card_played(seat, action, led_suit, deal.hearts_broken and not was_broken)
-            if not deal.trick:
+            if deal.led_suit < 0:  # no trick on the table: that card finished one (or left it there)
                 self._trick_over(deal)
             if self._booster and deal.boosts != self._boosts_shown:
                 self._boosts_shown = deal.boosts
@@ -151,10 +151,9 @@ class FeatureTracker(ObservationTracker):
                 for i in self._passed_on[seat]:
                     buf[i] = 1
             else:
-                k = deal.num_players
-                offset = deal.pass_offset if deal.pick_offsets is None else deal.pick_offsets[len(deal.pass_picks[p]) - 1]
+                receiver = deal.pass_target(p, len(deal.pass_picks[p]) - 1)
                 self._take_from_hand(seat, action)
-                buf[self._passed[seat][deal.seats[(p + offset) % k]] + action] += 1
+                buf[self._passed[seat][deal.seats[receiver]] + action] += 1
             if deal.phase != PASS:
                 self._passes_moved(deal)
         elif phase == CHARGE:
@@ -216,7 +215,7 @@ class FeatureTracker(ObservationTracker):
             for pos, v in enumerate(captured):
                 if v != shown[pos]:
                     _put_number(self._buffer, self._points[deal.seats[pos]], v)
-            self._points_shown = list(captured)
+            self._points_shown = captured
 
     def _kitty_taken(self, deal: Deal) -> None:
         """The kitty's taker is public; its cards (and, kitty_to_hand, its new hand) the taker's alone."""
@@ -233,7 +232,6 @@ class FeatureTracker(ObservationTracker):
         """Every player has passed: each hand and received plane as the deal now has them; a stack
         passed on reaches a receiver further on, whom its passer now knows."""
         seats = deal.seats
-        k = deal.num_players
         for pos, seat in enumerate(seats):
             self._write_plane(self._hand[seat], deal.hand_cards(pos))
             self._write_plane(self._received[seat], deal.received_cards[pos])
@@ -241,11 +239,14 @@ class FeatureTracker(ObservationTracker):
             return
         buf = self._buffer
         for pos, seat in enumerate(seats):
-            first, final = seats[(pos + deal.pass_offset) % k], seats[deal.pass_receiver[pos]]
-            if final == first or not deal.pass_picks[pos]:
+            sent = deal.passed_to(pos)
+            if not sent:
+                continue
+            first, final = seats[deal.pass_target(pos)], seats[sent[0][1]]
+            if final == first:
                 continue
             planes = self._passed[seat]
-            for c, m in Counter(deal.pass_picks[pos]).items():
+            for c, m in Counter(c for c, _ in sent).items():
                 buf[planes[first] + c] = 0
                 if final != seat:  # a chain that brings the cards back: they are in my hand
                     buf[planes[final] + c] = m

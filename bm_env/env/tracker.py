@@ -245,7 +245,7 @@ class ObservationTracker:
         for span, zeros in self._trick_spans:
             view[span] = zeros
         buf = self._buffer
-        winner_pos = deal.tricks[-1][2]
+        winner_pos = deal.leader  # the trick's winner leads the next one
         _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured[winner_pos])
         tricks = len(deal.tricks)
         for i in self._tricks_played:

@@ -1,0 +1,55 @@
+"""The kitty in a :class:`~bm_env.deal.Deal` (seed 003: 3 or 5 players, Cancellation).
+
+The cards are dealt as far as they go; the rest, face down, form the kitty. It goes to the
+taker of the first trick (``kitty='first_trick'``; with two decks, the first trick that
+has a winner) or of the first penalty point (``'first_point'``; if nobody takes one, to
+the last trick's winner). It counts among the taker's cards won, unless
+``kitty_to_hand``: then the taker adds it to its hand and discards as many cards, face
+down, which count as won; the deal waits for those discards before the next lead.
+Only the taker sees the kitty's cards.
+
+Part of the deal's implementation: these functions change the deal's state, its private
+lists included (declared in ``bm_env.deal``); nothing else does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .deal import Deal
+
+
+def after_trick(deal: Deal, winner: int, points: int) -> bool:
+    """The kitty, not taken yet, goes to ``winner`` if this trick takes it (the first trick, or one
+    with ``points`` > 0 penalty points); True when the taker must now discard."""
+    if deal.rules.kitty != "first_trick" and points <= 0:
+        return False
+    deal.kitty_taker = winner
+    if deal.rules.kitty_to_hand and deal._hands[winner]:
+        for c in deal.kitty:
+            deal._add(winner, c)
+        deal.discards_left = len(deal.kitty)
+        return True
+    deal._take_points(winner, deal.kitty)
+    return False
+
+
+def discard(deal: Deal, c: int, bit: int) -> bool:
+    """The taker (the position to act) discards ``c`` face down; True once it has discarded as many
+    cards as the kitty had."""
+    p = deal.to_act
+    deal._remove(p, bit)
+    deal._kitty_discards.append(c)
+    deal._take_points(p, (c,))
+    deal.discards_left -= 1
+    if deal.discards_left:
+        deal.legal = deal._hands[p]
+        return False
+    return True
+
+
+def to_last_winner(deal: Deal) -> None:
+    """``first_point`` with no point taken in play: the last trick's winner takes the kitty."""
+    deal.kitty_taker = deal._last_winner
+    deal._take_points(deal._last_winner, deal.kitty)
