@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import cards_of
-from .deal import IllegalActionError
-from .record import RecordError, deal_record, match_record, replay_deal, replay_match
-from .rules import PRESETS, Rules, make_rules
+from .engine.cards import cards_of
+from .engine.deal import IllegalActionError
+from .engine.record import RecordError, deal_record, match_record, replay_deal, replay_match
+from .engine.rules import PRESETS, Rules, make_rules
 from .vector import VectorEngine
 from .vector.popcount import bitwise_count
 from .vector.support import UnsupportedRulesError, check_supported

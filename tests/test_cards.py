@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.cards import (
+from bm_env.engine.cards import (
     ACE_SPADES,
     FULL_DECK,
     JACK_DIAMONDS,

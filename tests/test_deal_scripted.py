@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env.cards import parse_card
-from bm_env.deal import PASS, PLAY, IllegalActionError, deal_hands
-from bm_env.rules import make_rules
+from bm_env.engine.cards import parse_card
+from bm_env.engine.deal import PASS, PLAY, IllegalActionError, deal_hands
+from bm_env.engine.rules import make_rules
 
 # ---------------------------------------------------------------------------
 # A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family.

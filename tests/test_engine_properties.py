@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bm_env.cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, cards_of, mask_of, suit_of
-from bm_env.deal import PASS, PLAY, Deal, clone_deal, deal_hands, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.rules import PRESETS, make_rules
-from bm_env.scoring import match_would_end
+from bm_env.engine.cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, cards_of, mask_of, suit_of
+from bm_env.engine.deal import PASS, PLAY, Deal, clone_deal, deal_hands, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import PRESETS, make_rules
+from bm_env.engine.scoring import match_would_end
 
 COMBOS = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
 # The deal-level checks below recount the classic rules; the issue-6 presets (two decks, kitty,

@@ -13,11 +13,11 @@ import random
 
 import pytest
 
-from bm_env.cards import parse_card
-from bm_env.deal import PASS
-from bm_env.match import Match
-from bm_env.rules import make_rules
-from bm_env.scoring import match_would_end
+from bm_env.engine.cards import parse_card
+from bm_env.engine.deal import PASS
+from bm_env.engine.match import Match
+from bm_env.engine.rules import make_rules
+from bm_env.engine.scoring import match_would_end
 
 
 def play_random_match(m: Match, seed: int) -> None:

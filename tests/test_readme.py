@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from bm_env.observation import layout_table
-from bm_env.rules import PRESETS
+from bm_env.engine.rules import PRESETS
+from bm_env.env.observation import layout_table
 
 README_DIR = Path(__file__).resolve().parents[1]
 README = (README_DIR / "README.md").read_text(encoding="utf-8")

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from bm_env.cards import parse_card
-from bm_env.deal import Deal, IllegalActionError, deal_hands
-from bm_env.rules import (
+from bm_env.engine.cards import parse_card
+from bm_env.engine.deal import Deal, IllegalActionError, deal_hands
+from bm_env.engine.rules import (
     DECK_TABLES,
     OPTION_NAMES,
     PRESETS,

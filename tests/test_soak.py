@@ -4,8 +4,8 @@ import numpy as np
 
 from bm_env import soak
 from bm_env.cli.soak import main
-from bm_env.deal import Deal
-from bm_env.rules import PRESETS, make_rules
+from bm_env.engine.deal import Deal
+from bm_env.engine.rules import PRESETS, make_rules
 
 
 def test_ci_sized_soak_plays_every_configuration_without_failures(capsys):

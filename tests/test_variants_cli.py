@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from bm_env.actions import action_str, parse_action
 from bm_env.cli.play import Game, build_parser
+from bm_env.engine.actions import action_str, parse_action
 
 
 class Typist:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import PASS_ON
-from bm_env.deal import DISCARD, PASS, PLAY, Deal, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.rules import RulesError, make_rules
+from bm_env.engine.actions import PASS_ON
+from bm_env.engine.deal import DISCARD, PASS, PLAY, Deal, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import RulesError, make_rules
 
 from variant_kit import cards, fill_hands, legal_text, play
 

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
-from bm_env.cards import cards_of
-from bm_env.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, clone_deal
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.observation import decode, encode, size_for
-from bm_env.rules import make_rules
+from bm_env.engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
+from bm_env.engine.cards import cards_of
+from bm_env.engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, clone_deal
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import make_rules
+from bm_env.env.observation import decode, encode, size_for
 from bm_env.vector import check_supported
 
 CONFIGS = [
@@ -219,8 +219,8 @@ def test_vector_engine_plays_the_new_options(cfg):
 
 
 def test_classic_presets_keep_their_action_space_and_observation_size():
-    from bm_env.observation import size
-    from bm_env.rules import PRESETS
+    from bm_env.env.observation import size
+    from bm_env.engine.rules import PRESETS
 
     for preset, spec in PRESETS.items():
         for n in spec[2]:
@@ -243,7 +243,7 @@ def test_renege_penalty_in_any_decision_ends_the_deal_and_replays(cfg, seed, whe
     """Under the renege penalty an illegal action (a card or an extra id) ends the deal; the record replays."""
     import json
 
-    from bm_env.record import deal_record, replay_deal
+    from bm_env.engine.record import deal_record, replay_deal
 
     rules = rules_of(cfg)
     m = Match(rules, seed, on_illegal="renege_penalty")

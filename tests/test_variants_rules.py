@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import (
+from bm_env.engine.actions import (
     CHARGE_AH, CHARGE_DONE, CHARGE_QS, MAX_ACTIONS, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action,
 )
-from bm_env.rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
+from bm_env.engine.rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
 
 
 def test_extra_action_ids_follow_the_cards_in_one_fixed_order():

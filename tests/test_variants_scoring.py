@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import MOON_ADD, MOON_SUBTRACT
-from bm_env.deal import MOON, Deal, IllegalActionError
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.rewards import deal_rewards
-from bm_env.rules import RulesError, make_rules
-from bm_env.scoring import deal_scores, moon_shooter
+from bm_env.engine.actions import MOON_ADD, MOON_SUBTRACT
+from bm_env.engine.deal import MOON, Deal, IllegalActionError
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import RulesError, make_rules
+from bm_env.engine.scoring import deal_scores, moon_shooter
+from bm_env.env.rewards import deal_rewards
 
 from variant_kit import cards, legal_text, play
 

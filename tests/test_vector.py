@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env import observation
-from bm_env.cards import card_str
-from bm_env.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.rewards import deal_rewards
-from bm_env.rules import PRESETS, Rules, make_rules
+from bm_env.engine.cards import card_str
+from bm_env.engine.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import PRESETS, Rules, make_rules
+from bm_env.env import observation
+from bm_env.env.rewards import deal_rewards
 from bm_env.vector import UnsupportedRulesError, VectorEngine
 from bm_env.vector.popcount import bitwise_count
 

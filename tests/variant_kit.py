@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bm_env.actions import action_str, parse_action
-from bm_env.cards import cards_of, parse_card
-from bm_env.deal import Deal
+from bm_env.engine.actions import action_str, parse_action
+from bm_env.engine.cards import cards_of, parse_card
+from bm_env.engine.deal import Deal
 
 
 def cards(text: str) -> list[int]:

@@ -29,7 +29,7 @@ comes from (seed 000's tips, seed 003):
 The decision reads only what its seat may know: its hand, the cards played, voids shown
 and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
 fast playouts (search players), :func:`view_from_info` from an
-:class:`~bm_env.infostate.InfoState`; both give the same view of the same seat.
+:class:`~bm_env.engine.infostate.InfoState`; both give the same view of the same seat.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
-from ..cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
-from ..deal import CHARGE, DISCARD, MOON, PASS, Deal
-from ..infostate import InfoState
-from ..rules import Rules
+from ..engine.actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
+from ..engine.cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
+from ..engine.deal import CHARGE, DISCARD, MOON, PASS, Deal
+from ..engine.infostate import InfoState
+from ..engine.rules import Rules
 
 _SUIT_OF = tuple(c // NUM_RANKS for c in range(NUM_CARDS))
 _BELOW = tuple(SUIT_MASKS[c // NUM_RANKS] & ((1 << c) - 1) for c in range(NUM_CARDS))  # same suit, lower

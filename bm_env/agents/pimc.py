@@ -12,18 +12,18 @@ It never reads the real deal: :meth:`PimcAgent.act` receives the information sta
 Passing is left to the heuristic (the sources call it the key decision, and a pass
 search would need the other players' passes too). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
-replay; :mod:`bm_env.thoughts`).
+replay; :mod:`bm_env.agents.thoughts`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
-from ..deal import DONE, PASS, Deal, IllegalActionError, clone_deal
-from ..infostate import InfoState
-from ..thoughts import Thought
+from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
+from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
+from ..engine.infostate import InfoState
 from . import heuristic, heuristic_v1
+from .thoughts import Thought
 
 _SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
 

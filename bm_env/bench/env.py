@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ..black_maria_v0 import env as make_env
-from ..rules import PRESETS
+from ..engine.rules import PRESETS
 from . import KITTY_TABLES, rounds_row
 
 

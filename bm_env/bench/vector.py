@@ -18,7 +18,7 @@ import tracemalloc
 
 import numpy as np
 
-from ..rules import PRESETS, make_rules
+from ..engine.rules import PRESETS, make_rules
 from ..vector import VectorEngine
 from . import KITTY_TABLES, rounds_row
 

@@ -1,4 +1,4 @@
-"""Observation vectors and action masks of many games, in the layout of :mod:`bm_env.observation`.
+"""Observation vectors and action masks of many games, in the layout of :mod:`bm_env.env.observation`.
 
 The layout puts the card planes first, then the one-cell flags, then the numbers. Every
 plane and flag of a game is written as one bit of a packed byte row, straight into
@@ -22,10 +22,10 @@ import sys
 
 import numpy as np
 
-from .. import observation as ref_obs
-from ..deal import Deal, deal_cards
-from ..infostate import information_state
-from ..rules import Rules
+from ..engine.deal import Deal, deal_cards
+from ..engine.infostate import information_state
+from ..engine.rules import Rules
+from ..env import observation as ref_obs
 
 _ONE = np.uint64(1)
 #: Parts of the flag group that are the same in every deal the vector engine plays.

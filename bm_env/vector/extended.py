@@ -16,18 +16,18 @@ the trick's length; the kitty, its taker and the taker's discards; the tricks ea
 won (the sun); the moon's shooter. With two decks (Cancellation) every card set has a
 second mask of the cards held twice, and a trick whose led-suit cards all cancel waits
 on the table (``pending``) for the next winner. The rules are those of
-:class:`~bm_env.deal.Deal`, which the differential tests hold this engine to, step by step.
+:class:`~bm_env.engine.deal.Deal`, which the differential tests hold this engine to, step by step.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..actions import CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str
-from ..cards import (ACE_HEARTS, ACE_SPADES, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS, QUEEN_SPADES,
+from ..engine.actions import CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str
+from ..engine.cards import (ACE_HEARTS, ACE_SPADES, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS, QUEEN_SPADES,
                      SPADES, SUIT_MASKS, TEN_CLUBS, cards_of)
-from ..deal import IllegalActionError
-from ..rules import SCATTER, Rules, scatter_offsets
+from ..engine.deal import IllegalActionError
+from ..engine.rules import SCATTER, Rules, scatter_offsets
 from .encoder import number_cells
 from .engine import PASSING, PLAYING, VectorEngine
 from .feature_encoder import FeatureEncoder, PHASE_CODES
@@ -523,7 +523,7 @@ class ExtendedEngine(VectorEngine):
 
     def _shooters(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Position of each game's moon (or sun) shooter, -1 where none, and what the shot is worth
-        (as :func:`bm_env.scoring.moon_shooter`)."""
+        (as :func:`bm_env.engine.scoring.moon_shooter`)."""
         k = games.size
         shooter = np.full(k, -1, dtype=np.int64)
         total = self.deal_penalty[games].astype(np.int32)

@@ -2,7 +2,7 @@
 
 :class:`FeatureEncoder` builds on :class:`~bm_env.vector.encoder.Encoder`: the classic
 parts come out of the same packed rows and one ``np.unpackbits``; the parts that
-:func:`bm_env.observation.layout` appends for these rules lie in the run of cells the
+:func:`bm_env.env.observation.layout` appends for these rules lie in the run of cells the
 classic encoder copies after the numbers (its "tail"), so they are written there first,
 a small table lookup or bit unpacking per part. Three classic parts change meaning:
 the cards a seat passed can go to several receivers (a scatter pass) or further on
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import observation as ref_obs
-from ..cards import NUM_CARDS
-from ..rules import Rules
+from ..engine.cards import NUM_CARDS
+from ..engine.rules import Rules
+from ..env import observation as ref_obs
 from .encoder import Encoder
 
 #: Phase codes of the extended engine (passing, playing, charging, discarding, the moon

@@ -1,7 +1,7 @@
 """Deal scores and rewards of many finished games at once.
 
-The same arithmetic as :func:`bm_env.scoring.deal_scores` and
-:func:`bm_env.rewards.deal_rewards`, over arrays ``[n, games]``. The engine plays single
+The same arithmetic as :func:`bm_env.engine.scoring.deal_scores` and
+:func:`bm_env.env.rewards.deal_rewards`, over arrays ``[n, games]``. The engine plays single
 deals, so the ``others_plus_unless_win`` moon is judged as in the first deal of a fresh
 match: totals zero and no deal played before. :func:`deal_scores` serves the classic
 rules, whose moon is read from the points alone; :func:`unit_scores` the issue-6 ones,
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rewards import REWARD_MODES, deal_scale
-from ..rules import Rules
-from ..scoring import match_would_end
+from ..engine.rules import Rules
+from ..engine.scoring import match_would_end
+from ..env.rewards import REWARD_MODES, deal_scale
 
 
 def deal_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
                 penalty_total: int) -> np.ndarray:
-    """Scores ``[n, games]`` (int32) from what each seat captured; see :func:`bm_env.scoring.deal_scores`."""
+    """Scores ``[n, games]`` (int32) from what each seat captured; see :func:`bm_env.engine.scoring.deal_scores`."""
     scores = captured.astype(np.int32) + rules.clean_trick_bonus * clean_tricks.astype(np.int32)
     if rules.moon == "off" or penalty_total <= 0:
         return scores
@@ -58,7 +58,7 @@ def _moon(rules: Rules, scores: np.ndarray, penalty_taken: np.ndarray, shooters:
 def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
                 shooter: np.ndarray, total: np.ndarray, subtract: np.ndarray, multipliers: np.ndarray | None
                 ) -> np.ndarray:
-    """Scores ``[n, games]`` (int32) of the issue-6 rules; see :func:`bm_env.scoring.deal_scores`.
+    """Scores ``[n, games]`` (int32) of the issue-6 rules; see :func:`bm_env.engine.scoring.deal_scores`.
 
     ``shooter`` ``[games]`` is the position of the moon (or sun) shooter, -1 where none,
     ``total`` what the shot is worth and ``subtract`` the shooter's choice (``shooter_choice``).
@@ -84,7 +84,7 @@ def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, c
 
 
 def deal_rewards(rules: Rules, scores: np.ndarray, mode: str, normalise: bool) -> np.ndarray:
-    """Rewards ``[n, games]`` (float64) as :func:`bm_env.rewards.deal_rewards` gives them."""
+    """Rewards ``[n, games]`` (float64) as :func:`bm_env.env.rewards.deal_rewards` gives them."""
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
     if rules.teams == "individual":  # partners across share their summed score (seed 003)

@@ -7,7 +7,7 @@ observer). Card planes hold 52 cells indexed by card id. Numbers that can exceed
 range (points, scores) take two cells, ``coarse = v >> 5`` and ``fine = v & 31``, so
 ``v = 32 * coarse + fine`` exactly for any |v| < 4096.
 
-:func:`encode` builds the vector from an :class:`~bm_env.infostate.InfoState`, so it can
+:func:`encode` builds the vector from an :class:`~bm_env.engine.infostate.InfoState`, so it can
 only contain what that player may know; :func:`decode` reads a vector back into named
 fields (the tests check that it recovers the information state). Bump
 :data:`LAYOUT_VERSION` whenever the layout changes: checkpoints record it.
@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import NUM_CARDS
-from .infostate import InfoState
-from .actions import CHARGEABLE
-from .rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
+from ..engine.actions import CHARGEABLE
+from ..engine.cards import NUM_CARDS
+from ..engine.infostate import InfoState
+from ..engine.rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
 
 LAYOUT_VERSION = 2
 MAX_PLAYERS = 7
@@ -399,13 +399,13 @@ def layout_table(num_players: int, rules: Rules | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bm_env.observation [PLAYERS | PRESET [PLAYERS]]``: print a layout table."""
+    """``python -m bm_env.env.observation [PLAYERS | PRESET [PLAYERS]]``: print a layout table."""
     import sys
 
-    from .rules import PRESETS, RulesError, make_rules
+    from ..engine.rules import PRESETS, RulesError, make_rules
 
     args = sys.argv[1:] if argv is None else argv
-    usage = (f"usage: python -m bm_env.observation [PLAYERS | PRESET [PLAYERS]]; PLAYERS 3..{MAX_PLAYERS}, "
+    usage = (f"usage: python -m bm_env.env.observation [PLAYERS | PRESET [PLAYERS]]; PLAYERS 3..{MAX_PLAYERS}, "
              f"PRESET one of {', '.join(PRESETS)}")
     if len(args) > 2 or (args and args[0].isdigit() and len(args) > 1):
         print(usage, file=sys.stderr)
@@ -413,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0].isdigit():
         n = int(args[0]) if args else 3
         if not 3 <= n <= MAX_PLAYERS:
-            print(f"bm_env.observation: {n} players: the layout is for 3 to {MAX_PLAYERS} players\n{usage}",
+            print(f"bm_env.env.observation: {n} players: the layout is for 3 to {MAX_PLAYERS} players\n{usage}",
                   file=sys.stderr)
             return 2
         print(layout_table(n))
@@ -423,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             raise RulesError(f"player count {args[1]!r} is not a whole number")
         preset_rules = make_rules(args[0], int(args[1]) if len(args) > 1 else None)
     except RulesError as e:
-        print(f"bm_env.observation: {e}\n{usage}", file=sys.stderr)
+        print(f"bm_env.env.observation: {e}\n{usage}", file=sys.stderr)
         return 2
     print(layout_table(preset_rules.num_players, preset_rules))
     return 0

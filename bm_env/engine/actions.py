@@ -3,7 +3,7 @@
 Every decision of every rule system shares one action space. Cards are ids 0..51; the
 extra decisions below come after them, in one fixed place so that the engine, the
 environment, the agents and the terminal game agree. A rules object only exposes the
-extras it uses (:attr:`bm_env.rules.Rules.num_actions`), so presets without them keep an
+extras it uses (:attr:`bm_env.engine.rules.Rules.num_actions`), so presets without them keep an
 action space of exactly 52.
 """
 
@@ -60,7 +60,7 @@ ALIASES = {
 
 
 def parse_action(text: str) -> int:
-    """Inverse of :func:`action_str`; also accepts the card forms of :func:`bm_env.cards.parse_card`
+    """Inverse of :func:`action_str`; also accepts the card forms of :func:`bm_env.engine.cards.parse_card`
     and the short forms of :data:`ALIASES` ("charge qs", "end", "subtract", "add", "pass on")."""
     from .cards import parse_card
 

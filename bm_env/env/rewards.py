@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .rules import Rules
+from ..engine.rules import Rules
 
 REWARD_MODES = ("score", "zero_sum")
 

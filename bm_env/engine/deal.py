@@ -1,14 +1,14 @@
 """One deal of a Hearts-family game: passing, charging, the tricks, the deal's scores.
 
-This is the reference engine: plain Python over 52-bit masks (see :mod:`bm_env.cards`),
+This is the reference engine: plain Python over 52-bit masks (see :mod:`bm_env.engine.cards`),
 importing only numpy and the standard library, with every rule read from a
-:class:`~bm_env.rules.Rules`. Nothing here knows about agents, environments or spaces.
+:class:`~bm_env.engine.rules.Rules`. Nothing here knows about agents, environments or spaces.
 
 Players of a deal are *positions* ``0..k-1`` clockwise; ``seats[i]`` is the match seat at
 position ``i`` (a tie-break deal among some of the players has fewer positions than the
 match has seats). At every decision :attr:`Deal.to_act` is the position to act and
 :attr:`Deal.legal` the legal actions as a bit mask (:meth:`Deal.legal_mask` as an array);
-actions after the 52 card ids are the extra decisions of :mod:`bm_env.actions`.
+actions after the 52 card ids are the extra decisions of :mod:`bm_env.engine.actions`.
 
 Phases: ``pass`` (one card per decision, or pass on unseen), ``charge`` (Turbo Hearts),
 ``play``, ``discard`` (the kitty taker discarding, kitty_to_hand), ``moon`` (the shooter's

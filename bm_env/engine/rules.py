@@ -329,7 +329,7 @@ class Rules:
     def num_actions(self) -> int:
         """Size of the action space: the 52 card ids, then the extra decision ids these rules use.
 
-        The extra ids are fixed (:mod:`bm_env.actions`); the space ends after the highest one
+        The extra ids are fixed (:mod:`bm_env.engine.actions`); the space ends after the highest one
         in use, so rules without extra decisions keep exactly 52 actions.
         """
         if self.optional_pass:

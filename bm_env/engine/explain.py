@@ -1,7 +1,7 @@
 """Why an action is not legal now: the rule that forbids it, in words.
 
-The engine computes legal actions as one mask (:class:`~bm_env.deal.Deal`); a person who
-typed a card, or a programmer reading an :class:`~bm_env.deal.IllegalActionError`, needs
+The engine computes legal actions as one mask (:class:`~bm_env.engine.deal.Deal`); a person who
+typed a card, or a programmer reading an :class:`~bm_env.engine.deal.IllegalActionError`, needs
 to know which rule took that card out. :func:`why_illegal` goes through the rules in the
 order the engine applies them and names the first one the action breaks. Kept apart from
 the engine so that the hot path stays a few mask operations.
