@@ -71,7 +71,7 @@ class SoakResult:
 def configurations(presets: list[str] | None = None) -> list[tuple[str, int, Rules]]:
     """``(preset, players, rules)`` for every preset named (default: all) at every player count it allows."""
     names = list(PRESETS) if presets is None else presets
-    return [(name, n, make_rules(name, n)) for name in names for n in PRESETS[name][2]]
+    return [(name, n, make_rules(name, n)) for name in names for n in PRESETS[name].player_counts]
 
 
 def vector_supported(rules: Rules) -> bool:
@@ -318,7 +318,7 @@ def _check_env_match(res: SoakResult, raw, where: str) -> None:
 
 
 def _dealt_cards(deal, pos: int) -> list[int]:
-    return cards_of(deal.dealt[pos]) + cards_of(deal.dealt2[pos])
+    return cards_of(deal.dealt[pos]) + cards_of(deal.dealt_twice[pos])
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from bm_env.engine.rules import PRESETS, make_rules
 
 # The issue-6 presets (two decks, kitty, charging...) deal with deal_cards and refuse pimc;
 # tests/test_variants_env.py plays them with the heuristic and random agents.
-ALL_TABLES = [(p, n) for p, (_, _, allowed, _) in PRESETS.items() for n in allowed
+ALL_TABLES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts
               if not make_rules(p, n).uses_extensions]
 
 

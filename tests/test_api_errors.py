@@ -43,8 +43,8 @@ def test_the_env_no_longer_crashes_on_reset_with_a_big_card_value():
 
 
 def test_every_preset_fits_the_observation():
-    for name, (_, _, counts, _) in PRESETS.items():
-        for n in counts:
+    for name, preset in PRESETS.items():
+        for n in preset.player_counts:
             r = make_rules(name, n)
             assert 0 < max_deal_points(r) and (r.match_deals if r.match_end == "deals" else 1) * max_deal_points(r) <= 4095
 

@@ -21,7 +21,7 @@ from bm_env.engine.match import Match
 from bm_env.engine.rules import PRESETS, make_rules
 from bm_env.engine.scoring import match_would_end
 
-COMBOS = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
+COMBOS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 # The deal-level checks below recount the classic rules; the issue-6 presets (two decks, kitty,
 # charging, boosts, teams) have theirs in tests/test_variants_properties.py. Matches run for all.
 CLASSIC = [(name, n) for name, n in COMBOS if not make_rules(name, n).uses_extensions]

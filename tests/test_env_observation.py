@@ -8,7 +8,7 @@ from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import PRESETS
 from bm_env.env.observation import decode, encode, features, offsets
 
-CASES = [(p, n) for p, (_, _, counts, _) in PRESETS.items() for n in counts]
+CASES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
 
 
 def _assert_rows_match(e, where):

@@ -40,7 +40,7 @@ def _elements(svg, cls):
     return out
 
 
-CASES = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
+CASES = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 
 
 @pytest.mark.parametrize("preset,n", CASES)

@@ -14,7 +14,7 @@ from bm_env.engine.record import (
 )
 from bm_env.engine.rules import PRESETS, make_rules
 
-PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec[2]]
+PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
 
 
 def play_match(rules, seed, on_illegal="raise"):

@@ -20,7 +20,7 @@ from bm_env.engine.rules import (
     make_rules,
 )
 
-ALL = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
+ALL = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 
 
 def cards(text):
@@ -44,7 +44,7 @@ def test_every_preset_builds_for_every_player_count(name, n):
 
 def test_default_player_counts():
     assert {name: make_rules(name).num_players for name in PRESETS} == {
-        name: default for name, (_, default, _, _) in PRESETS.items()
+        name: preset.default_players for name, preset in PRESETS.items()
     }
     assert make_rules().num_players == 3 and make_rules() == make_rules("black_maria", 3)
 

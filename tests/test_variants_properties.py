@@ -81,7 +81,7 @@ def test_every_copy_ends_in_one_pile_and_every_point_is_taken(cfg, seed):
     piles = Counter(c for _, cs, _ in deal.tricks for c in cs)
     piles.update(deal.kitty_discards if rules.kitty_to_hand and deal.kitty_discards else deal.kitty)
     assert piles == deck_copies(rules, k)
-    assert all(h == 0 for h in deal.hands) and all(h == 0 for h in deal.hands2)
+    assert all(h == 0 for h in deal.hands) and all(h == 0 for h in deal.hands_twice)
     # Every point is captured: the values (after any charges) of all copies, kitty included.
     assert sum(deal.captured) == sum(deal.values[c] * m for c, m in piles.items())
     assert sum(deal.penalty_taken) == deal.penalty_total
@@ -223,7 +223,7 @@ def test_classic_presets_keep_their_action_space_and_observation_size():
     from bm_env.engine.rules import PRESETS
 
     for preset, spec in PRESETS.items():
-        for n in spec[2]:
+        for n in spec.player_counts:
             r = make_rules(preset, n)
             if not r.uses_extensions:
                 assert r.num_actions == 52 and size_for(r) == size(n)

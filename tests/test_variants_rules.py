@@ -34,7 +34,7 @@ def test_classic_presets_are_unchanged():
     for name in ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady",
                  "slippery_anne", "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts",
                  "petrone_black_mariah"):
-        for n in PRESETS[name][2]:
+        for n in PRESETS[name].player_counts:
             r = make_rules(name, n)
             assert r.uses_extensions == () and r.num_actions == 52 and r.decks == 1 and r.kitty == "none"
 

@@ -89,7 +89,7 @@ def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "s
 
 LISTED = ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady", "slippery_anne",
           "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts", "petrone_black_mariah")
-CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p][2]]
+CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p].player_counts]
 
 
 @pytest.mark.parametrize("preset,n", CONFIGS, ids=[f"{p}-{n}" for p, n in CONFIGS])

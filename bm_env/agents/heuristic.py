@@ -70,7 +70,7 @@ from ..engine.actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
 from ..engine.cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
 from ..engine.deal import CHARGE, DISCARD, MOON, PASS, Deal
 from ..engine.infostate import InfoState
-from ..engine.rules import Rules
+from ..engine.rules import Rules, partner_of
 
 _SUIT_OF = tuple(c // NUM_RANKS for c in range(NUM_CARDS))
 _BELOW = tuple(SUIT_MASKS[c // NUM_RANKS] & ((1 << c) - 1) for c in range(NUM_CARDS))  # same suit, lower
@@ -149,9 +149,10 @@ def view_from_deal(deal: Deal) -> View:
     if deal.rules.teams != "none":
         if trick:
             best = _winner(trick, t.trumps)
-            partner_best = (deal.leader + trick.index(best)) % k == (p + 2) % k
+            partner_best = (deal.leader + trick.index(best)) % k == partner_of(p)
         pen = deal.penalty_taken
-        guard = pen[p] + pen[(p + 2) % 4] == 0 and pen[(p + 1) % 4] + pen[(p + 3) % 4] > 0
+        team = pen[p] + pen[partner_of(p)]
+        guard = team == 0 and sum(pen) - team > 0
     return View(t, "play", hand, deal.legal, tuple(trick), deal.led_suit if trick else -1, t.deck & ~gone & ~hand, later, 0,
                 partner_best, False, guard)
 

@@ -82,7 +82,8 @@ def run(quick: bool) -> list[dict]:
     seconds = 0.25 if quick else 2.0
     deals_per_second("black_maria", seconds=0.1)  # warm-up
     rows = []
-    for preset, (_, n, _, _) in PRESETS.items():
+    for preset in PRESETS:
+        n = PRESETS[preset].default_players
         r = deals_per_second(preset, n, seconds=seconds)
         note = f"{r['decisions_per_s']:,.0f} decisions/s, {r['us_per_decision']:.1f} µs/decision; {CHOOSER}"
         if preset == "black_maria" and n == 3:

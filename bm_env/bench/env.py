@@ -94,8 +94,8 @@ def run(quick: bool) -> list[dict]:
         return lambda d, r: time_env(d, r, rules=preset, num_players=n, **options)
 
     # Every preset at its default player count, black_maria's match episodes, the kitties, OpenSpiel.
-    contenders = [(f"env {preset} {n}p (deal episodes)", deals_of(preset, n))
-                  for preset, (_, n, _, _) in PRESETS.items()]
+    contenders = [(f"env {name} {preset.default_players}p (deal episodes)", deals_of(name, preset.default_players))
+                  for name, preset in PRESETS.items()]
     contenders.insert(1, ("env black_maria 3p (match episodes)", deals_of("black_maria", 3, episode="match")))
     contenders += [(f"env american_hearts {n}p kitty={kw['kitty']} (deal episodes)",
                     deals_of("american_hearts", n, **kw)) for n, kw in KITTY_TABLES]

@@ -13,8 +13,8 @@ actions after the 52 card ids are the extra decisions of :mod:`bm_env.engine.act
 Phases: ``pass`` (one card per decision, or pass on unseen), ``charge`` (Turbo Hearts),
 ``play``, ``discard`` (the kitty taker discarding, kitty_to_hand), ``moon`` (the shooter's
 choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card ids
-``p`` holds and ``hands2[p]`` the ids held twice; the single-deck path never touches
-``hands2``.
+``p`` holds and ``hands_twice[p]`` the ids held twice; the single-deck path never touches
+``hands_twice``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTR
 from .cards import (
     ACE_HEARTS,
     ACE_SPADES,
+    CLUBS,
     HEARTS,
     JACK_DIAMONDS,
     KING_SPADES,
@@ -41,14 +42,15 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, SCATTER, Rules, direction_offset, scatter_offsets
+from .rules import (MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, SCATTER, Rules, direction_offset, partner_of,
+                    scatter_offsets)
 from .scoring import deal_scores, moon_shooter
 
 PASS, CHARGE, PLAY, DISCARD, MOON, DONE = "pass", "charge", "play", "discard", "moon", "done"
 ILLEGAL_MODES = ("raise", "renege_penalty")
 
 _HEART_MASK = SUIT_MASKS[HEARTS]
-_CLUB_MASK = SUIT_MASKS[0]
+_CLUB_MASK = SUIT_MASKS[CLUBS]
 _QS_BIT = 1 << QUEEN_SPADES
 _HIGH_SPADES = (1 << ACE_SPADES) | (1 << KING_SPADES)
 _NINE = 7  # rank index of the nine
@@ -150,9 +152,9 @@ class Deal:
         self.dealer = dealer
         self.eldest = (dealer + 1) % k
         self.dealt = tuple(masks)
-        self.dealt2 = tuple(doubles)
+        self.dealt_twice = tuple(doubles)
         self.hands = list(masks)
-        self.hands2 = list(doubles)  # ids held twice (two decks only)
+        self.hands_twice = list(doubles)  # ids held twice (two decks only)
         self.deck = 0  # ids dealt to the hands (the kitty apart)
         for m in masks:
             self.deck |= m
@@ -193,7 +195,7 @@ class Deal:
         self._charging = rules.charging
         self._booster = rules.booster_nines
         self._plain_tricks = rules.trumps == "none" and rules.decks == 1 and not rules.booster_nines
-        self._filters = rules.charging or rules.queen_when_safe
+        self._follow_filtered = rules.charging or rules.queen_when_safe  # charges or the queen narrow the follow set
 
         self.played = [0] * k  # cards each position has played this deal
         self.voids = [0] * k  # suits (bits 0..3) each position has shown void in
@@ -227,7 +229,7 @@ class Deal:
         for m in self.hands:
             for c in cards_of(m):
                 copies[c] += 1
-        for m in self.hands2:
+        for m in self.hands_twice:
             for c in cards_of(m):
                 copies[c] += 1
         for c in self.kitty:
@@ -264,10 +266,10 @@ class Deal:
         """Cards position ``p`` holds, ascending, a card twice when held twice."""
         if not self.two_decks:
             return cards_of(self.hands[p])
-        return sorted(cards_of(self.hands[p]) + cards_of(self.hands2[p]))
+        return sorted(cards_of(self.hands[p]) + cards_of(self.hands_twice[p]))
 
     def hand_count(self, p: int) -> int:
-        return bin(self.hands[p]).count("1") + (bin(self.hands2[p]).count("1") if self.two_decks else 0)
+        return bin(self.hands[p]).count("1") + (bin(self.hands_twice[p]).count("1") if self.two_decks else 0)
 
     # ------------------------------------------------------------------ stepping
 
@@ -320,23 +322,23 @@ class Deal:
             penalty = self.penalty_total
         else:
             penalty = sum(self.values[c] for c in cards_of(self.deck) if self.values[c] < 0)
-        offenders = {p, (p + 2) % 4} if self.rules.teams == "joint" else {p}  # a team scores jointly
+        offenders = {p, partner_of(p)} if self.rules.teams == "joint" else {p}  # a team scores jointly
         self.scores = tuple(penalty if q in offenders else 0 for q in range(self.num_players))
         self.phase = DONE
         self.legal = 0
 
     def _remove(self, p: int, bit: int) -> None:
-        if self.two_decks and self.hands2[p] & bit:
-            self.hands2[p] ^= bit
+        if self.two_decks and self.hands_twice[p] & bit:
+            self.hands_twice[p] ^= bit
         else:
             self.hands[p] ^= bit
 
     def _add(self, p: int, c: int) -> None:
         bit = 1 << c
         if self.hands[p] & bit:
-            if not self.two_decks or self.hands2[p] & bit:
+            if not self.two_decks or self.hands_twice[p] & bit:
                 raise AssertionError(f"position {p} would hold {card_str(c)} more often than the decks have it")
-            self.hands2[p] |= bit
+            self.hands_twice[p] |= bit
         else:
             self.hands[p] |= bit
 
@@ -519,7 +521,7 @@ class Deal:
         legal = follow if follow else hand
         if not self.tricks:
             legal = self._first_trick_rule(legal)
-        if self._filters:
+        if self._follow_filtered:
             if self._charging:
                 legal = self._charged_rule(p, legal, leading=False)
             if self.rules.queen_when_safe and legal & _QS_BIT:
@@ -535,8 +537,8 @@ class Deal:
 
     def _play(self, c: int, bit: int) -> None:
         p = self.to_act
-        if self.two_decks and self.hands2[p] & bit:
-            self.hands2[p] ^= bit
+        if self.two_decks and self.hands_twice[p] & bit:
+            self.hands_twice[p] ^= bit
         else:
             self.hands[p] ^= bit
         self.played[p] |= bit
@@ -565,7 +567,7 @@ class Deal:
             self.boosts -= 1
             self.trick_len += k
         self.to_act = nxt
-        if self._filters:
+        if self._follow_filtered:
             self.legal = self._follow_legal(nxt)
             return
         hand = self.hands[nxt]
@@ -800,7 +802,7 @@ def clone_deal(deal: Deal) -> Deal:
     """An independent copy of a deal in progress (search players play copies out)."""
     new = object.__new__(Deal)
     new.__dict__.update(deal.__dict__)
-    for name in ("hands", "hands2", "received", "received_cards", "played", "voids", "captured", "penalty_taken",
+    for name in ("hands", "hands_twice", "received", "received_cards", "played", "voids", "captured", "penalty_taken",
                  "clean_tricks", "tricks_won", "tricks", "trick", "passed_on", "pass_receiver", "charged",
                  "kitty_discards", "pending"):
         setattr(new, name, list(getattr(deal, name)))

@@ -22,7 +22,7 @@ from collections import Counter
 
 from .cards import cards_of, mask_of
 from .deal import DONE, PASS, Deal
-from .rules import Rules
+from .rules import Rules, partner_of
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
     acting = deal.phase != DONE
     taker = deal.kitty_taker
     charged = by_seat([tuple(cards_of(m)) for m in deal.charged], ()) if deal.rules.charging else ()
-    partner = (seat + 2) % n if deal.rules.teams != "none" else None
+    partner = partner_of(seat) if deal.rules.teams != "none" else None
     return InfoState(
         rules=deal.rules,
         seat=seat,

@@ -59,7 +59,7 @@ def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
         "pass_direction": deal.pass_direction,
         "totals_before": list(deal.totals_before),
         "deals_before": deal.deals_before,
-        "hands": [[card_str(c) for c in sorted(cards_of(m) + cards_of(m2))] for m, m2 in zip(deal.dealt, deal.dealt2)],
+        "hands": [[card_str(c) for c in sorted(cards_of(m) + cards_of(m2))] for m, m2 in zip(deal.dealt, deal.dealt_twice)],
         "passes": passes,
         "tricks": [
             {"leader": seats[l], "cards": [card_str(c) for c in cs], "winner": None if w is None else seats[w]}

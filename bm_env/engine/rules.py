@@ -15,10 +15,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .actions import CHARGE_DONE, MOON_ADD, PASS_ON
-from .cards import FULL_DECK, NUM_CARDS, QUEEN_SPADES, card_str, mask_of, parse_card
+from .cards import CLUBS, FULL_DECK, NUM_CARDS, QUEEN_SPADES, SUIT_MASKS, card_str, mask_of, parse_card
 
 
 class RulesError(ValueError):
@@ -157,6 +157,14 @@ def direction_offset(direction: str, num_players: int) -> int:
         raise RulesError(f"unknown pass direction {direction!r}; allowed: {DIRECTION_FORMS}")
     k = int(m.group(2) or 1)
     return (k if m.group(1) == "left" else -k) % num_players
+
+
+def partner_of(seat):
+    """The partner of ``seat`` under ``teams`` (or of each seat of an array): the player across.
+
+    Partnerships are played by four players only (:class:`Rules` refuses other counts).
+    """
+    return (seat + 2) % 4
 
 
 def scatter_offsets(num_players: int, count: int) -> tuple[int, ...] | None:
@@ -529,7 +537,7 @@ def _validate(r: Rules) -> None:
                 if not isinstance(x, int) or isinstance(x, bool)]
     if not_ints:
         _fail(f"card_values must be whole numbers; got {', '.join(not_ints[:4])}")
-    if r.first_lead.startswith("lowest_club") and not r.deck_mask() & 0x1FFF:
+    if r.first_lead.startswith("lowest_club") and not r.deck_mask() & SUIT_MASKS[CLUBS]:
         _fail("first_lead lowest_club needs clubs in the deck")
     if r.match_deals < 1:
         _fail(f"match_deals={r.match_deals} must be at least 1")
@@ -725,23 +733,33 @@ def _petrone(n: int) -> dict[str, Any]:
     )
 
 
-#: preset name -> (builder of the options for a player count, default player count, allowed counts, one-line summary)
-PRESETS: dict[str, tuple[Any, int, tuple[int, ...], str]] = {
-    "black_maria": (_black_maria, 3, (3, 4, 5, 6, 7), "seed 000: the British game, 43 points, pass 3 right, 3x players deals"),
-    "black_maria_26": (_black_maria_26, 3, (3, 4, 5, 6, 7), "seed 001: hearts 1 + QS 13, hearts any time, to 50"),
-    "black_maria_100": (_black_maria_100, 3, (3, 4), "seed 002: 43-point scheme, hearts any time, to 100"),
-    "black_maria_spot": (_black_maria_spot, 3, (3, 4), "seeds 002/003: spot values, QS 25, to 500"),
-    "dirty_lady": (_dirty_lady, 3, (3, 4, 5, 6), "seed 000: pass left, QS may not be passed, graded hearts"),
-    "slippery_anne": (_slippery_anne, 3, (3, 4, 5, 6), "seed 000: only QS scores"),
-    "omnibus": (_omnibus, 3, (3, 4, 5, 6), "seeds 000/003: black_maria plus JD -10"),
-    "american_hearts": (_american_hearts, 4, (3, 4, 5), "seed 003: pass cycle, 2C leads, moon, to 100"),
-    "openspiel_hearts": (_openspiel_hearts, 4, (4,), "seed 003 as OpenSpiel's hearts: one deal, QS breaks hearts"),
-    "spot_hearts": (_spot_hearts, 4, (3, 4, 5), "seed 003: hearts at pip value, QS 25, to 500"),
-    "petrone_black_mariah": (_petrone, 4, (4,), "seed 004: hearts trumps, +3 per clean trick, first to 50"),
-    "cancellation": (_cancellation, 6, (6, 7, 8, 9, 10), "seeds 000/003: two decks, identical cards cancel, kitty"),
-    "turbo_hearts": (_turbo_hearts, 4, (4,), "seed 003: JD -10, TC doubles, charging AH QS JD TC"),
-    "booster_nines": (_booster_nines, 4, (4,), "seed 003: Turbo Hearts where a nine adds a round to the trick"),
-    "partnership_hearts": (_partnership_hearts, 4, (4,), "seed 003: teams across, joint tricks, team slam choice"),
+@dataclass(frozen=True)
+class Preset:
+    """A named rules preset: the options it sets for each player count it is played by."""
+
+    options: Callable[[int], dict[str, Any]]  # the rules options for a player count
+    default_players: int  # the player count make_rules gives when none is asked for
+    player_counts: tuple[int, ...]  # every player count the preset is played by
+    summary: str  # one line: the source and what sets the preset apart
+
+
+#: The presets by name.
+PRESETS: dict[str, Preset] = {
+    "black_maria": Preset(_black_maria, 3, (3, 4, 5, 6, 7), "seed 000: the British game, 43 points, pass 3 right, 3x players deals"),
+    "black_maria_26": Preset(_black_maria_26, 3, (3, 4, 5, 6, 7), "seed 001: hearts 1 + QS 13, hearts any time, to 50"),
+    "black_maria_100": Preset(_black_maria_100, 3, (3, 4), "seed 002: 43-point scheme, hearts any time, to 100"),
+    "black_maria_spot": Preset(_black_maria_spot, 3, (3, 4), "seeds 002/003: spot values, QS 25, to 500"),
+    "dirty_lady": Preset(_dirty_lady, 3, (3, 4, 5, 6), "seed 000: pass left, QS may not be passed, graded hearts"),
+    "slippery_anne": Preset(_slippery_anne, 3, (3, 4, 5, 6), "seed 000: only QS scores"),
+    "omnibus": Preset(_omnibus, 3, (3, 4, 5, 6), "seeds 000/003: black_maria plus JD -10"),
+    "american_hearts": Preset(_american_hearts, 4, (3, 4, 5), "seed 003: pass cycle, 2C leads, moon, to 100"),
+    "openspiel_hearts": Preset(_openspiel_hearts, 4, (4,), "seed 003 as OpenSpiel's hearts: one deal, QS breaks hearts"),
+    "spot_hearts": Preset(_spot_hearts, 4, (3, 4, 5), "seed 003: hearts at pip value, QS 25, to 500"),
+    "petrone_black_mariah": Preset(_petrone, 4, (4,), "seed 004: hearts trumps, +3 per clean trick, first to 50"),
+    "cancellation": Preset(_cancellation, 6, (6, 7, 8, 9, 10), "seeds 000/003: two decks, identical cards cancel, kitty"),
+    "turbo_hearts": Preset(_turbo_hearts, 4, (4,), "seed 003: JD -10, TC doubles, charging AH QS JD TC"),
+    "booster_nines": Preset(_booster_nines, 4, (4,), "seed 003: Turbo Hearts where a nine adds a round to the trick"),
+    "partnership_hearts": Preset(_partnership_hearts, 4, (4,), "seed 003: teams across, joint tricks, team slam choice"),
 }
 
 
@@ -759,15 +777,15 @@ def make_rules(preset: str | Rules = "black_maria", num_players: int | None = No
         return _construct({**base, **overrides})
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(f"unknown preset {preset!r}; allowed presets: {list(PRESETS)}")
-    builder, default_n, allowed_n, _ = PRESETS[preset]
-    n = default_n if num_players is None else num_players
-    if isinstance(n, bool) or not isinstance(n, int) or n not in allowed_n:
-        raise RulesError(f"preset {preset!r} is played by {list(allowed_n)} players, not {n!r}")
-    return _construct({**builder(n), **overrides})
+    chosen = PRESETS[preset]
+    n = chosen.default_players if num_players is None else num_players
+    if isinstance(n, bool) or not isinstance(n, int) or n not in chosen.player_counts:
+        raise RulesError(f"preset {preset!r} is played by {list(chosen.player_counts)} players, not {n!r}")
+    return _construct({**chosen.options(n), **overrides})
 
 
 __all__ = [
-    "Rules", "RulesError", "make_rules", "PRESETS", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
+    "Rules", "RulesError", "make_rules", "PRESETS", "Preset", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
     "direction_offset", "FIRST_LEADS", "HEARTS_LEADS", "TRUMPS", "MOONS", "MATCH_ENDS", "TIE_BREAKS",
-    "KITTIES", "TEAMS", "PASS_CYCLES", "SCATTER", "scatter_offsets",
+    "KITTIES", "TEAMS", "PASS_CYCLES", "SCATTER", "partner_of", "scatter_offsets",
 ]

@@ -50,10 +50,6 @@ def layout(num_players: int, features: tuple[str, ...] = ()) -> tuple[tuple[str,
     return parts + _feature_parts(num_players, features) if features else parts
 
 
-def layout_for(rules: Rules) -> tuple[tuple[str, int], ...]:
-    return layout(rules.num_players, features(rules))
-
-
 def size_for(rules: Rules) -> int:
     """Length of the observation vector of these rules."""
     return size(rules.num_players, features(rules))

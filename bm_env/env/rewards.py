@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..engine.rules import Rules
+from ..engine.rules import Rules, partner_of
 
 REWARD_MODES = ("score", "zero_sum")
 
@@ -46,7 +46,7 @@ def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
     """
     if rules.teams != "individual" or len(scores) != 4:
         return tuple(scores)
-    return tuple(scores[p] + scores[(p + 2) % 4] for p in range(4))
+    return tuple(scores[p] + scores[partner_of(p)] for p in range(4))
 
 
 def deal_rewards(

@@ -33,7 +33,7 @@ from typing import Sequence
 
 from ..engine.actions import action_str
 from ..engine.cards import (DIAMONDS, HEARTS, NUM_CARDS, RANK_LETTERS, SUIT_SYMBOLS, card_str, cards_of, rank_of,
-                     suit_of)
+                            suit_of)
 from ..engine.deal import DONE, PASS, Deal
 from ..engine.infostate import InfoState
 from ..engine.rules import PRESETS, Rules, RulesError, make_rules
@@ -85,8 +85,8 @@ def canvas_size(num_seats: int) -> tuple[int, int]:
 @lru_cache(maxsize=64)
 def rules_label(rules: Rules) -> str:
     """The preset the rules are (``"black_maria"``), or ``"custom rules"``."""
-    for name, (_, _, counts, _) in PRESETS.items():
-        if rules.num_players in counts:
+    for name, preset in PRESETS.items():
+        if rules.num_players in preset.player_counts:
             try:
                 if make_rules(name, rules.num_players) == rules:
                     return name

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.actions import CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str
-from ..engine.cards import (ACE_HEARTS, ACE_SPADES, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS, QUEEN_SPADES,
-                     SPADES, SUIT_MASKS, TEN_CLUBS, cards_of)
+from ..engine.actions import (CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, MOON_ADD, MOON_SUBTRACT, PASS_ON,
+                             action_str)
+from ..engine.cards import (ACE_HEARTS, ACE_SPADES, CLUBS, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS,
+                            QUEEN_SPADES, SPADES, SUIT_MASKS, TEN_CLUBS, cards_of)
 from ..engine.deal import IllegalActionError
-from ..engine.rules import SCATTER, Rules, scatter_offsets
+from ..engine.rules import SCATTER, Rules, partner_of, scatter_offsets
 from .encoder import number_cells
 from .engine import PASSING, PLAYING, VectorEngine
 from .feature_encoder import FeatureEncoder, PHASE_CODES
@@ -37,9 +38,9 @@ CHARGING, DISCARDING, CHOOSING, DONE = (PHASE_CODES.index(p) for p in ("charge",
 _U = np.uint64
 _ZERO = _U(0)
 _ONE = _U(1)
-_CHUNK = _U(0x1FFF)  # the 13 cards of a suit
+_CHUNK = _U((1 << NUM_RANKS) - 1)  # the 13 cards of a suit, shifted down to bits 0..12
 _SUIT_SHIFTS = [_U(NUM_RANKS * s) for s in range(4)]
-_CLUBS = _U(SUIT_MASKS[0])
+_CLUBS = _U(SUIT_MASKS[CLUBS])
 _HEARTS = _U(SUIT_MASKS[HEARTS])
 #: By action id (extras included, whose entries are never used): its suit, whether it is a nine.
 _SUIT = np.minimum(np.arange(64) // NUM_RANKS, 3)
@@ -103,7 +104,7 @@ class ExtendedEngine(VectorEngine):
             self._charge_bits = np.array([[(1 << 4 * s + j) | (1 << 4 * s + j + 4 * n) for j in range(4)] + [0]
                                           for s in range(n)], dtype=np.uint64)  # [seat, charge id - 52]
         self._chargeable = np.array([1 << c for c in CHARGEABLE] + [0], dtype=np.uint64)  # by charge id - 52
-        self._partner = (np.arange(n) + 2) % n
+        self._partner = partner_of(np.arange(n)) if rules.teams != "none" else None
         self._break_bits = np.concatenate([self._break_bits, np.zeros(64 - NUM_CARDS, dtype=np.uint64)])
 
         u64 = lambda *shape: np.zeros(shape + (N,), dtype=np.uint64)  # noqa: E731
@@ -332,7 +333,7 @@ class ExtendedEngine(VectorEngine):
 
     def _charge_step(self, games, c, card, me):
         """Charges (a card exposed) and ends of charging; after the last seat, play begins."""
-        n, N = self.n, self.num_envs
+        N = self.num_envs
         j = c - CHARGE_IDS[0]  # 0..3 a card, 4 the end of charging
         self.charged.reshape(-1)[me * N + games] |= self._chargeable[j]
         self.charged_word[games] |= self._charge_bits[me, j]
@@ -500,7 +501,6 @@ class ExtendedEngine(VectorEngine):
     def _tricks_over(self, games: np.ndarray):
         """Every trick of ``games`` is played: the untaken kitty, the moon; returns the deals that end
         now (and no choice), or None when every one waits for its shooter's choice."""
-        n = self.n
         if self.kitty_size:
             left = games[self.kitty_taker[games] < 0]  # first_point and no point taken: the last trick's winner
             if left.size:

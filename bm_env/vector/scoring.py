@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.rules import Rules
+from ..engine.rules import Rules, partner_of
 from ..engine.scoring import match_would_end
 from ..env.rewards import REWARD_MODES, deal_scale
 
@@ -72,7 +72,7 @@ def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, c
     shooters = seats == shooter
     joint = rules.teams == "joint"
     if joint:  # partners across: seats 0 and 2, 1 and 3
-        partner = (np.arange(n) + 2) % n
+        partner = partner_of(np.arange(n))
         scores = scores + scores[partner]
         penalty = penalty + penalty[partner]
         shooters = shooters | shooters[partner]
@@ -88,7 +88,7 @@ def deal_rewards(rules: Rules, scores: np.ndarray, mode: str, normalise: bool) -
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
     if rules.teams == "individual":  # partners across share their summed score (seed 003)
-        scores = scores + scores[(np.arange(scores.shape[0]) + 2) % scores.shape[0]]
+        scores = scores + scores[partner_of(np.arange(scores.shape[0]))]
     own = ((-1 if rules.lower_wins else 1) * scores).astype(np.float64)
     if mode == "zero_sum":
         k = own.shape[0]
