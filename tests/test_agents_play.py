@@ -13,7 +13,7 @@ from bm_env.engine.deal import DONE, PLAY, Deal, deal_hands
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import PRESETS, make_rules
 
-# The issue-6 presets (two decks, kitty, charging...) deal with deal_cards and refuse pimc;
+# The extension presets (two decks, kitty, charging...) deal with deal_cards and refuse pimc;
 # tests/test_variants_env.py plays them with the heuristic and random agents.
 ALL_TABLES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts
               if not make_rules(p, n).uses_extensions]

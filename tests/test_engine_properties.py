@@ -22,7 +22,7 @@ from bm_env.engine.rules import PRESETS, make_rules
 from bm_env.engine.scoring import match_would_end
 
 COMBOS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
-# The deal-level checks below recount the classic rules; the issue-6 presets (two decks, kitty,
+# The deal-level checks below recount the classic rules; the extension presets (two decks, kitty,
 # charging, boosts, teams) have theirs in tests/test_variants_properties.py. Matches run for all.
 CLASSIC = [(name, n) for name, n in COMBOS if not make_rules(name, n).uses_extensions]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -1,4 +1,4 @@
-"""The env's incremental observation for the issue-6 rule systems equals the reference encoder.
+"""The env's incremental observation for the extension rule systems equals the reference encoder.
 
 Every preset and option that adds observation parts (charges, kitties, passing on,
 scatter, the moon choice and the sun, teams, boosts, two decks) is played at random

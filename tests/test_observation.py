@@ -12,7 +12,7 @@ from bm_env.engine.match import Match
 from bm_env.engine.rules import MOONS, PRESETS, make_rules
 from bm_env.env.observation import decode, encode, join_number, layout, offsets, size, split_number
 
-# The presets of issue 6 add layout parts; tests/test_variants_observation.py checks those.
+# The extension presets add layout parts; tests/test_variants_observation.py checks those.
 PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts if not make_rules(p, n).uses_extensions]
 
 

@@ -1,4 +1,4 @@
-"""Cancellation Hearts (seeds 000, 003): two decks, identical cards in a trick cancel, a kitty.
+"""Cancellation Hearts (the British rules, Pagat): two decks, identical cards in a trick cancel, a kitty.
 
 Every expectation below is worked out by hand from the rule text: "The trick is taken by the
 highest card of the suit led which is not duplicated. If all the cards played of the suit

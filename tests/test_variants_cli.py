@@ -1,4 +1,4 @@
-"""The terminal game under the issue-6 rule systems: extra decisions typed by name, nothing hidden shown."""
+"""The terminal game under the extension rule systems: extra decisions typed by name, nothing hidden shown."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The issue-6 rule systems through ``black_maria_v0.env()`` with the random and heuristic agents.
+"""The extension rule systems through ``black_maria_v0.env()`` with the random and heuristic agents.
 
 Every observation must equal ``encode(information_state(...))`` of its seat (the env keeps
 it incrementally), the mask the engine's legal actions (extra decision ids included), and

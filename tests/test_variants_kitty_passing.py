@@ -1,4 +1,4 @@
-"""3- and 5-player American Hearts with a kitty, the seed-003 pass cycles, scatter and optional passing."""
+"""3- and 5-player American Hearts with a kitty, Pagat's pass cycles, scatter and optional passing."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def american(n, **kw):
 def test_kitty_deals_the_full_deck_as_far_as_it_goes():
     assert (american(3, kitty="first_trick").hand_size(), american(3, kitty="first_trick").kitty_size()) == (17, 1)
     assert (american(5, kitty="first_point").hand_size(), american(5, kitty="first_point").kitty_size()) == (10, 2)
-    # Without a kitty the removal table of seed 003 (method 3) applies: 3 players lose the 2♦.
+    # Without a kitty Pagat's removal table (method 3) applies: 3 players lose the 2♦.
     assert american(3).hand_size() == 17 and american(3).kitty_size() == 0
 
 

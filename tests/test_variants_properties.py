@@ -1,4 +1,4 @@
-"""Invariants of random legal play under every issue-6 preset and option, and what may not leak.
+"""Invariants of random legal play under every extension preset and option, and what may not leak.
 
 For each configuration, hypothesis draws seeds; a seeded chooser plays legal actions. Checked:
 masks are never empty and hold only actions of the phase; every copy of every card ends in

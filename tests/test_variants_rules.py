@@ -1,4 +1,4 @@
-"""The issue-6 options as rules data: presets, validation messages, action ids, round trips."""
+"""The extension options as rules data: presets, validation messages, action ids, round trips."""
 
 from __future__ import annotations
 

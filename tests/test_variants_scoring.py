@@ -149,7 +149,7 @@ def test_team_slam_is_decided_by_an_action_in_the_engine():
 
 
 def test_individual_partnership_match_is_won_by_the_lower_team_total():
-    # Seed 003's example: you 105, partner 34, opponents 78 and 69: your team wins 139 to 147.
+    # Pagat's example: you 105, partner 34, opponents 78 and 69: your team wins 139 to 147.
     rules = sweep_rules("partnership_hearts", teams="individual", moon="shooter_minus")
     m = Match(rules, 0, first_dealer=3)
     m.totals = [131, 78, 34, 69]

@@ -1,4 +1,4 @@
-"""Turbo Hearts and Booster Nines (seed 003): J♦ −10, the 10♣ multiplier, charging, boosted tricks.
+"""Turbo Hearts and Booster Nines (Pagat): J♦ −10, the 10♣ multiplier, charging, boosted tricks.
 
 One hand-made deal serves the scripted tests (dealer 3, so position 0 is eldest; no pass):
 every club, diamond, heart and spade is placed so the tricks below are legal and forced

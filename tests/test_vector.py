@@ -99,7 +99,7 @@ def test_every_preset_and_player_count_matches_the_reference(preset, n):
 
 
 OPTION_VARIANTS = {
-    # seed 003: the others add the moon unless one of them would win; JD -10 and +1 per clean
+    # Pagat: the others add the moon unless one of them would win; JD -10 and +1 per clean
     # trick make the shooter sometimes not the lowest, so both branches occur.
     "moon_unless_win": dict(preset="slippery_anne", card_values={"QS": 13, "JD": -10}, clean_trick_bonus=1,
                             moon="others_plus_unless_win", match_end="threshold_reached", match_threshold=10),

@@ -1,4 +1,4 @@
-"""The vector engine on the issue-6 rule systems, against the reference engine step by step.
+"""The vector engine on the extension rule systems, against the reference engine step by step.
 
 As in ``test_vector.py``: both engines get the same hands (and kitty), the same random
 legal actions, and must agree at every step on the acting player, the mask (the extra

@@ -1,4 +1,4 @@
-"""Helpers for the tests of the issue-6 rule systems: hands from card strings, scripted play.
+"""Helpers for the tests of the extension rule systems: hands from card strings, scripted play.
 
 Hands are space-separated card strings ("AC KC 2H"); with two decks a card written twice
 is held twice. :func:`fill_hands` completes hands from the rest of the deck(s) so that a

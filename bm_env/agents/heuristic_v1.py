@@ -8,7 +8,7 @@ the chance of winning it, minus the value of getting a dangerous card out of the
 All numbers come from the rules (card values, trumps, the clean-trick bonus), so the same
 player avoids Q♠ K♠ A♠ in Black Maria, hearts and Q♠ in American Hearts, and chases
 clean tricks with heart trumps in Petrone's game. What it does, and where the advice
-comes from (seed 000's tips, seed 003):
+comes from (the tips of the British rules, Pagat):
 
 * passing: the spade honours unless guarded by enough low spades, high hearts, the cards
   of a short suit it can void, high cards in general;
@@ -19,10 +19,10 @@ comes from (seed 000's tips, seed 003):
 * leading: low cards that cannot win much, low spades to flush Q♠ when it does not hold
   the K♠ or A♠, never into a suit someone has shown void in when points can be dumped;
 * keeping a low heart as a duck (low hearts are worth little to shed);
-* with partners (seed 003), no penalty card onto a trick the partner is winning, the safest
+* with partners (Pagat), no penalty card onto a trick the partner is winning, the safest
   cards passed across to the partner, and a point taken from the other team while it holds
   every penalty point so far (a team slam costs 26);
-* the decisions of the issue-6 rule systems: it never charges (Turbo Hearts) and never
+* the decisions of the extension rule systems: it never charges (Turbo Hearts) and never
   passes on unseen; it discards after taking a kitty as it would pass; as a moon shooter
   it adds to the others when that leaves it the lowest total, else subtracts.
 

@@ -46,7 +46,7 @@ def inferred_voids(info: InfoState) -> tuple[int, ...]:
     """Voids by seat: those shown by not following suit, plus what a heart lead reveals.
 
     Where hearts must be broken, a heart led before any heart (or a breaking Q♠) was played
-    shows that the leader held nothing but hearts (seed 000), so they are void in the
+    shows that the leader held nothing but hearts (the British rules), so they are void in the
     other three suits from then on.
     """
     voids = list(info.voids)

@@ -315,7 +315,7 @@ class Deal:
                f"legal: {sep.join(action_str(c) for c in legal)}")
         if self.on_illegal == "raise":
             raise IllegalActionError(msg)
-        # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.
+        # The British rules' renege penalty: the offender takes every penalty point of the deal, the deal ends.
         # It answers an illegal action in every decision (a charge, a discard, a moon choice too).
         self.renege = (p, action, self.phase)
         if self.rules.lower_wins:
@@ -453,7 +453,7 @@ class Deal:
         self.phase = PLAY
         lead = self.rules.first_lead
         if lead.startswith("lowest_club"):
-            lowest = self.deck & _CLUB_MASK  # the kitty apart: the lowest club present leads (seed 003)
+            lowest = self.deck & _CLUB_MASK  # the kitty apart: the lowest club present leads (Pagat)
             lowest &= -lowest
             self.leader = next(q for q in range(self.num_players) if self.hands[q] & lowest)
         else:
@@ -490,9 +490,9 @@ class Deal:
             return legal
         non_hearts = legal & ~_HEART_MASK
         if not non_hearts:
-            return legal  # only hearts: a heart may be led by necessity (seed 000)
+            return legal  # only hearts: a heart may be led by necessity (the British rules)
         if self.rules.lead_hearts_with_queen_only and not hand & ~(_HEART_MASK | _QS_BIT):
-            return legal  # seed 003: holding only hearts and Q♠, a heart may be led
+            return legal  # Pagat: holding only hearts and Q♠, a heart may be led
         return non_hearts
 
     def _first_trick_rule(self, legal: int) -> int:
@@ -525,7 +525,7 @@ class Deal:
             if self._charging:
                 legal = self._charged_rule(p, legal, leading=False)
             if self.rules.queen_when_safe and legal & _QS_BIT:
-                # seed 003: Q♠ must go as soon as it is safe: when discarding, or on a spade
+                # Pagat: Q♠ must go as soon as it is safe: when discarding, or on a spade
                 # trick once A♠ or K♠ has been played to it.
                 if not follow or (self.led_suit == SPADES and self.played_in_trick & _HIGH_SPADES):
                     legal = _QS_BIT
@@ -553,12 +553,12 @@ class Deal:
             self.voids[p] |= 1 << self.led_suit
         trick.append(c)
         if suit == HEARTS or (c == QUEEN_SPADES and self.rules.queen_breaks_hearts):
-            # A heart can only be played as a discard or as a lead by necessity; seed 000 says
+            # A heart can only be played as a discard or as a lead by necessity; the British rules say
             # both break hearts, so "discarded on another suit" and "any heart played" coincide.
             self.hearts_broken = True
         k = self.num_players
         if self._booster and suit == self.led_suit and c % NUM_RANKS == _NINE:
-            self.boosts += 1  # seed 003: a nine led or following suit adds a round
+            self.boosts += 1  # Pagat: a nine led or following suit adds a round
         nxt = (p + 1) % k
         if len(trick) >= self.trick_len:
             if not self.boosts or not self.hands[nxt]:  # a nine in the last trick boosts nothing

@@ -8,7 +8,7 @@ taken; whether hearts are broken; the match scores. Other players' unplayed card
 absent, except the cards this player passed to someone who still holds them, which the
 rules make known to the passer (:attr:`InfoState.known_held`).
 
-The rule systems of issue 6 add public facts (charged cards, who passed on unseen, the
+The extension rule systems add public facts (charged cards, who passed on unseen, the
 kitty's size and taker, a Cancellation trick left on the table, the partner) and private
 ones (the kitty's contents, to its taker only; the taker's face-down discards). With two
 decks a card id appears twice in a tuple when two copies are meant.
@@ -54,7 +54,7 @@ class InfoState:
     match_scores: tuple[int, ...]
     deals_played: int
     deal_scores: tuple[int, ...] | None  # by match seat, once the deal is over
-    # --- issue 6 rule systems (defaults: none of them in use) ---
+    # --- the extension rule systems (defaults: none of them in use) ---
     kitty_size: int = 0  # cards in the kitty (public)
     kitty_taker: int | None = None  # seat that took the kitty (public once taken)
     kitty: tuple[int, ...] = ()  # the kitty's cards: known to its taker only, once taken

@@ -74,7 +74,7 @@ def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
 
 
 def _extension_record(deal: Deal) -> dict[str, Any]:
-    """The decisions of the issue-6 rule systems; absent for rules that use none of them."""
+    """The decisions of the extension rule systems; absent for rules that use none of them."""
     rules = deal.rules
     seats = deal.seats
     out: dict[str, Any] = {}

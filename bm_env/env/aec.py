@@ -5,7 +5,7 @@ follows the engine's decision order: every player's pass picks (eldest hand firs
 card per decision), then the tricks. Observations are
 ``{"observation": int8 vector, "action_mask": int8 vector}``; the vector is exactly
 ``observation.encode(information_state(...))`` of the observing seat, kept up to date in
-place by :class:`~bm_env.env.tracker.ObservationTracker` (and, for rules with the issue-6
+place by :class:`~bm_env.env.tracker.ObservationTracker` (and, for rules with the extension
 options, :class:`~bm_env.env.feature_tracker.FeatureTracker`): no decision of any preset
 calls the reference encoder. The mask holds the legal actions of the acting player (the
 extra decision ids of :mod:`bm_env.engine.actions` included) and is all zeros for everyone else.
@@ -144,7 +144,7 @@ class BlackMariaEnv(AECEnv):
         if not isinstance(reward_normalise, bool):
             raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
         n = self.rules.num_players
-        # Rules with issue-6 options (extra phases, two decks, teams...) keep their extra parts
+        # Rules with extension options (extra phases, two decks, teams...) keep their extra parts
         # with the FeatureTracker; the classic presets need only the plain tracker's few events.
         # Only those options add decisions beyond the 52 cards, which the plain path relies on.
         self._plain = not self.rules.uses_extensions

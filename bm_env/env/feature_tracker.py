@@ -1,4 +1,4 @@
-"""The incremental observation of the issue-6 rule systems: charges, kitties, two decks, teams.
+"""The incremental observation of the extension rule systems: charges, kitties, two decks, teams.
 
 :class:`FeatureTracker` extends :class:`~bm_env.env.tracker.ObservationTracker` to the
 parts :func:`bm_env.env.observation.layout` appends for these rules, and to what they change
@@ -46,7 +46,7 @@ _EXTRA_CELLS = {ph: tuple(int(ph == x) for x in EXTRA_PHASES) for ph in (PASS, P
 
 
 class FeatureTracker(ObservationTracker):
-    """One observation row per match seat for rules with issue-6 options (see the module docstring)."""
+    """One observation row per match seat for rules with extension options (see the module docstring)."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -42,7 +42,7 @@ def features(rules: Rules) -> tuple[str, ...]:
 def layout(num_players: int, features: tuple[str, ...] = ()) -> tuple[tuple[str, int], ...]:
     """Named parts ``(name, size)`` of the observation for a match of ``num_players``.
 
-    ``features`` (:func:`features` of the rules) appends the parts of the issue-6 rule
+    ``features`` (:func:`features` of the rules) appends the parts of the extension rule
     systems; without them the layout is the classic one, unchanged. With two decks the
     card planes hold counts (0, 1 or 2) instead of flags.
     """
@@ -303,7 +303,7 @@ def _encode_state_features(vec: np.ndarray, o: dict[str, slice], info: InfoState
 def decode(vec: np.ndarray, num_players: int, rules: Rules | None = None) -> dict[str, object]:
     """Read a vector back into named fields: card planes as sorted card tuples, numbers joined.
 
-    Give ``rules`` for rules with issue-6 features (their layout has more parts); a card
+    Give ``rules`` for rules with extension features (their layout has more parts); a card
     held twice (two decks) appears twice in its tuple.
     """
     feats = features(rules) if rules is not None else ()
@@ -351,7 +351,7 @@ _PART_DOCS = {
     "lower_wins": "rule: the lowest total wins",
     "clean_trick_bonus": "rule: points for a trick without a valued card",
     "moon": "rule: one-hot moon rule (off, shooter_minus, others_plus, others_plus_unless_win)",
-    # Parts present only for rules that use the issue-6 options.
+    # Parts present only for rules that use the extension options.
     "extra_phase": "one-hot: charging, kitty discard, moon choice",
     "two_decks": "rule: two decks (card planes count copies: 0, 1 or 2)",
     "pending_trick_cards": "cards of cancelled tricks left on the table for the next winner",
@@ -383,7 +383,7 @@ _PART_DOCS = {
 def layout_table(num_players: int, rules: Rules | None = None) -> str:
     """The layout as a markdown table (the README prints it): part, cells, indices, meaning.
 
-    With ``rules`` the parts of its issue-6 features are included (e.g. ``make_rules("turbo_hearts")``).
+    With ``rules`` the parts of its extension features are included (e.g. ``make_rules("turbo_hearts")``).
     """
     feats = features(rules) if rules is not None else ()
     rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]

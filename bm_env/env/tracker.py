@@ -18,7 +18,7 @@ every preset and player count.
 
 All positions below are match seats; the tracker maps a deal's positions to seats with
 ``deal.seats`` (a tie-break deal among some players has fewer positions than seats).
-Rules with the issue-6 options (charges, kitties, two decks...) use the subclass
+Rules with the extension options (charges, kitties, two decks...) use the subclass
 :class:`~bm_env.env.feature_tracker.FeatureTracker`, which keeps their parts too.
 """
 

@@ -12,7 +12,7 @@ observation rows; the numbers follow in one pass over the rows (those that chang
 a deal, then the constant ones, kept in place in a scratch block). Masks are packed the
 same way, two games per 13 bytes, so that their ``np.unpackbits`` is the ``[N, 52]``
 rows. Nothing is copied cell by cell and no row-sized temporary is built: that is what
-makes the engine fast (``shared/PERFORMANCE.md``); so is the count of numpy calls, which
+makes the engine fast (``docs/performance.md``); so is the count of numpy calls, which
 each cost microseconds whatever the batch.
 """
 

@@ -60,7 +60,7 @@ class VectorEngine:
     step, the observation of the seat that played the last card (phase "done") in row
     ``g`` of :attr:`final_obs`; rows of other games hold older deals' ends.
 
-    Rules with the issue-6 options (``Rules.uses_extensions``) build an
+    Rules with the extension options (``Rules.uses_extensions``) build an
     :class:`~bm_env.vector.extended.ExtendedEngine`, a subclass with the same interface.
     """
 
@@ -511,7 +511,7 @@ class VectorEngine:
         return scores.T, rewards.T
 
     def _compute_legal(self) -> None:
-        """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.engine.deal.Deal`)."""
+        """The legal set of the acting seat of every game (``docs/rules.md``, as :class:`~bm_env.engine.deal.Deal`)."""
         N = self.num_envs
         self._own = self.to_act * N + self._g  # flat index of the acting seat in per-seat arrays
         hand = self.hands.reshape(-1)[self._own]

@@ -1,4 +1,4 @@
-"""The vector engine for the issue-6 rule systems: extra decisions, kitties, boosts, teams, two decks.
+"""The vector engine for the extension rule systems: extra decisions, kitties, boosts, teams, two decks.
 
 ``VectorEngine(rules, ...)`` builds an :class:`ExtendedEngine` when the rules use one of
 those options (``Rules.uses_extensions``); the classic presets keep the base class, whose
@@ -74,7 +74,7 @@ def _mask_sum(table: np.ndarray, masks: np.ndarray) -> np.ndarray:
 
 
 class ExtendedEngine(VectorEngine):
-    """:class:`~bm_env.vector.engine.VectorEngine` for rules with issue-6 options (see the module docstring)."""
+    """:class:`~bm_env.vector.engine.VectorEngine` for rules with extension options (see the module docstring)."""
 
     _encoder_class = FeatureEncoder
 
@@ -344,7 +344,7 @@ class ExtendedEngine(VectorEngine):
         if last.any():
             g = games[last]
             charged = np.bitwise_or.reduce(self.charged[:, g], axis=0)
-            # seed 003: a charged A♥ doubles every heart, a charged Q♠ or J♦ itself; a charged 10♣ quadruples.
+            # Pagat: a charged A♥ doubles every heart, a charged Q♠ or J♦ itself; a charged 10♣ quadruples.
             doubled = (charged & (_QS | _U(1 << JACK_DIAMONDS)))
             doubled |= np.where((charged >> _U(ACE_HEARTS)) & _ONE != 0, _HEARTS, _ZERO)
             self.doubled[g] = doubled
@@ -381,7 +381,7 @@ class ExtendedEngine(VectorEngine):
             tb = tb[(leader + np.arange(n)[:, None]) % n, np.arange(k)]
         key = _HIGHEST[((tb >> (NUM_RANKS * self.led[games]).astype(np.uint64)) & _CHUNK).astype(np.int64)]
         twice = None
-        if self._two:  # seed 000: identical cards cancel each other for winning
+        if self._two:  # the British rules: identical cards cancel each other for winning
             twice = self.trick_twice[games]
             key = np.where((tb & twice) != 0, -1, key)
         if self.rules.trumps == "hearts":
@@ -594,7 +594,7 @@ class ExtendedEngine(VectorEngine):
             self.kitty[:, games] = rows[:, n * self.decks:].T
         held = np.bitwise_or.reduce(rows[:, :n], axis=1)
         low = held & _CLUBS
-        self.lowest_club[games] = low & (~low + _ONE)  # seed 003: the lowest club dealt leads (the kitty apart)
+        self.lowest_club[games] = low & (~low + _ONE)  # Pagat: the lowest club dealt leads (the kitty apart)
         super()._start_deals(games, dealers, directions, rows[:, :n])
         scattering = games[self.scatter_deal[games]]
         if scattering.size:  # every other player receives part of a scatter pass

@@ -1,4 +1,4 @@
-"""Observation rows of the issue-6 rule systems: the classic encoder plus the appended parts.
+"""Observation rows of the extension rule systems: the classic encoder plus the appended parts.
 
 :class:`FeatureEncoder` builds on :class:`~bm_env.vector.encoder.Encoder`: the classic
 parts come out of the same packed rows and one ``np.unpackbits``; the parts that
@@ -38,7 +38,7 @@ def unpack_planes(masks: np.ndarray, cells: int = NUM_CARDS) -> np.ndarray:
 
 
 class FeatureEncoder(Encoder):
-    """Rows and masks for rules with issue-6 options, from the :class:`~bm_env.vector.extended.ExtendedEngine`'s arrays."""
+    """Rows and masks for rules with extension options, from the :class:`~bm_env.vector.extended.ExtendedEngine`'s arrays."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -4,7 +4,7 @@ The same arithmetic as :func:`bm_env.engine.scoring.deal_scores` and
 :func:`bm_env.env.rewards.deal_rewards`, over arrays ``[n, games]``. The engine plays single
 deals, so the ``others_plus_unless_win`` moon is judged as in the first deal of a fresh
 match: totals zero and no deal played before. :func:`deal_scores` serves the classic
-rules, whose moon is read from the points alone; :func:`unit_scores` the issue-6 ones,
+rules, whose moon is read from the points alone; :func:`unit_scores` the extension ones,
 where the engine has found the shooter (a partnership's, or the sun's) and the shooter
 may have chosen, and where partners score as one and the 10♣ multiplies.
 """
@@ -58,7 +58,7 @@ def _moon(rules: Rules, scores: np.ndarray, penalty_taken: np.ndarray, shooters:
 def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
                 shooter: np.ndarray, total: np.ndarray, subtract: np.ndarray, multipliers: np.ndarray | None
                 ) -> np.ndarray:
-    """Scores ``[n, games]`` (int32) of the issue-6 rules; see :func:`bm_env.engine.scoring.deal_scores`.
+    """Scores ``[n, games]`` (int32) of the extension rules; see :func:`bm_env.engine.scoring.deal_scores`.
 
     ``shooter`` ``[games]`` is the position of the moon (or sun) shooter, -1 where none,
     ``total`` what the shot is worth and ``subtract`` the shooter's choice (``shooter_choice``).
@@ -87,7 +87,7 @@ def deal_rewards(rules: Rules, scores: np.ndarray, mode: str, normalise: bool) -
     """Rewards ``[n, games]`` (float64) as :func:`bm_env.env.rewards.deal_rewards` gives them."""
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
-    if rules.teams == "individual":  # partners across share their summed score (seed 003)
+    if rules.teams == "individual":  # partners across share their summed score (Pagat)
         scores = scores + scores[partner_of(np.arange(scores.shape[0]))]
     own = ((-1 if rules.lower_wins else 1) * scores).astype(np.float64)
     if mode == "zero_sum":

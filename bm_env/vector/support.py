@@ -19,7 +19,7 @@ DEAL_OPTIONS = frozenset({
     "no_pass_cards", "first_lead", "hearts_lead", "queen_breaks_hearts", "lead_hearts_with_queen_only",
     "first_trick_no_points", "trumps", "card_values", "clean_trick_bonus", "lower_wins", "moon",
 })
-#: The issue-6 options, played by :class:`~bm_env.vector.extended.ExtendedEngine`.
+#: The extension options, played by :class:`~bm_env.vector.extended.ExtendedEngine`.
 EXTENSION_OPTIONS = frozenset({
     "decks", "kitty", "kitty_to_hand", "optional_pass", "sun_points", "queen_when_safe", "charging", "ten_clubs_multiplier",
     "booster_nines", "teams",
