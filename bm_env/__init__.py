@@ -1,17 +1,31 @@
 """black-maria: reinforcement-learning environments for Black Maria and the Hearts family.
 
-The rules engine (:mod:`bm_env.rules`, :mod:`bm_env.deal`, :mod:`bm_env.match`) imports
-only numpy and the standard library; the PettingZoo environment lives in
-:mod:`bm_env.black_maria_v0`, the batch engine in :mod:`bm_env.vector`, agents in
-:mod:`bm_env.agents`.
+The package is in layers, each standing only on those before it:
+
+- :mod:`bm_env.engine`: the rules engine (cards, rules and presets, deals, matches,
+  information states, records), numpy and the standard library only;
+- :mod:`bm_env.env`: the PettingZoo environment, with the observation and rewards it
+  defines; :mod:`bm_env.black_maria_v0` is its public entry, named the PettingZoo way;
+- :mod:`bm_env.vector`: the batch engine, many deals as numpy arrays, in the environment's
+  observation layout;
+- :mod:`bm_env.agents`: agents by name (random, rule-based, search, a network; torch is
+  imported only where a network is used);
+- :mod:`bm_env.evaluation`, :mod:`bm_env.pictures`, :mod:`bm_env.bench`: measuring agents,
+  drawing tables and replays, timing the engines; :mod:`bm_env.cli`: the ``bm-*`` commands.
+
+Two modules serve several layers and stay here: :mod:`bm_env.config` reads the typed YAML
+configs of ``bm-eval`` and of the trainer (``training/``), and :mod:`bm_env.soak` plays
+random deals through both the environment and the vector engine, checking invariants.
+The names below are the engine's everyday API, importable from ``bm_env`` itself; importing
+``bm_env`` loads only the engine.
 """
 
-from .cards import card_pretty, card_str, format_hand, parse_card
-from .deal import Deal, IllegalActionError
-from .infostate import InfoState, information_state
-from .match import Match
-from .record import RecordError, deal_record, match_record, replay_deal, replay_match, write_record
-from .rules import PRESETS, Rules, RulesError, make_rules
+from .engine.cards import card_pretty, card_str, format_hand, parse_card
+from .engine.deal import Deal, IllegalActionError
+from .engine.infostate import InfoState, information_state
+from .engine.match import Match
+from .engine.record import RecordError, deal_record, match_record, replay_deal, replay_match, write_record
+from .engine.rules import PRESETS, Rules, RulesError, make_rules
 
 __version__ = "0.1.0"
 

@@ -4,7 +4,7 @@
 thin wrapper of our own that reads hot attributes directly; see :mod:`bm_env.env.order`);
 ``raw_env(**kwargs)`` is the bare :class:`~bm_env.env.aec.BlackMariaEnv`. Keyword arguments:
 
-- ``rules``: a preset name (``bm_env.rules.PRESETS``) or a ``Rules`` object; any rules option
+- ``rules``: a preset name (``bm_env.engine.rules.PRESETS``) or a ``Rules`` object; any rules option
   may be given as a further keyword and overrides the preset (``moon="shooter_minus"``);
 - ``num_players``: player count (the preset's default otherwise);
 - ``episode``: ``"deal"`` (one deal per episode, the default) or ``"match"``;

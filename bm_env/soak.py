@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import cards_of
-from .deal import IllegalActionError
-from .record import RecordError, deal_record, match_record, replay_deal, replay_match
-from .rules import PRESETS, Rules, make_rules
+from .engine.cards import cards_of
+from .engine.deal import IllegalActionError
+from .engine.record import RecordError, deal_record, match_record, replay_deal, replay_match
+from .engine.rules import PRESETS, Rules, make_rules
 from .vector import VectorEngine
 from .vector.popcount import bitwise_count
 from .vector.support import UnsupportedRulesError, check_supported
@@ -71,7 +71,7 @@ class SoakResult:
 def configurations(presets: list[str] | None = None) -> list[tuple[str, int, Rules]]:
     """``(preset, players, rules)`` for every preset named (default: all) at every player count it allows."""
     names = list(PRESETS) if presets is None else presets
-    return [(name, n, make_rules(name, n)) for name in names for n in PRESETS[name][2]]
+    return [(name, n, make_rules(name, n)) for name in names for n in PRESETS[name].player_counts]
 
 
 def vector_supported(rules: Rules) -> bool:
@@ -318,7 +318,7 @@ def _check_env_match(res: SoakResult, raw, where: str) -> None:
 
 
 def _dealt_cards(deal, pos: int) -> list[int]:
-    return cards_of(deal.dealt[pos]) + cards_of(deal.dealt2[pos])
+    return cards_of(deal.dealt[pos]) + cards_of(deal.dealt_twice[pos])
 
 
 # ---------------------------------------------------------------------------

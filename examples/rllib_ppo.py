@@ -34,9 +34,8 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
-from bm_env import black_maria_v0
+from bm_env import black_maria_v0, make_rules
 from bm_env.agents.checkpoint import PolicyNet, masked_logits, mlp, save_checkpoint
-from bm_env.rules import make_rules
 
 ENV_NAME = "black_maria_aec"
 POLICY = "shared"

@@ -15,10 +15,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numpy as np  # noqa: E402
 
 from bm_env.agents import make_agent  # noqa: E402
-from bm_env.deal import DONE, Deal  # noqa: E402
+from bm_env.engine.deal import DONE, Deal  # noqa: E402
+from bm_env.engine.infostate import information_state  # noqa: E402
+from bm_env.engine.rules import make_rules  # noqa: E402
 from bm_env.evaluation.boards import make_boards  # noqa: E402
-from bm_env.infostate import information_state  # noqa: E402
-from bm_env.rules import make_rules  # noqa: E402
 
 
 def main() -> None:

@@ -19,9 +19,9 @@ try:
 except ImportError:  # running from a checkout without `pip install -e .`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bm_env.cards import card_str, cards_of, mask_of, parse_card, rank_of, suit_of  # noqa: E402
-from bm_env.deal import PASS, Deal  # noqa: E402
-from bm_env.rules import Rules, direction_offset  # noqa: E402
+from bm_env.engine.cards import card_str, cards_of, mask_of, parse_card, rank_of, suit_of  # noqa: E402
+from bm_env.engine.deal import PASS, Deal  # noqa: E402
+from bm_env.engine.rules import Rules, direction_offset  # noqa: E402
 
 
 def cards(text: str) -> list[int]:

@@ -8,8 +8,8 @@ difference (which keeps such a test from passing vacuously).
 
 from __future__ import annotations
 
-from bm_env.cards import SUIT_MASKS, cards_of
-from bm_env.deal import PASS
+from bm_env.engine.cards import SUIT_MASKS, cards_of
+from bm_env.engine.deal import PASS
 
 
 def swap_unseen(rules, deal, hands, rng):

@@ -8,14 +8,14 @@ from hypothesis import given, settings, strategies as st
 
 from bm_env.agents import AgentSpecError, make_agent, parse_spec
 from bm_env.agents.pimc import sample_hidden_hands, world_deal
-from bm_env.cards import cards_of, mask_of, parse_card
-from bm_env.deal import DONE, PLAY, Deal, deal_hands
-from bm_env.infostate import information_state
-from bm_env.rules import PRESETS, make_rules
+from bm_env.engine.cards import cards_of, mask_of, parse_card
+from bm_env.engine.deal import DONE, PLAY, Deal, deal_hands
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import PRESETS, make_rules
 
-# The issue-6 presets (two decks, kitty, charging...) deal with deal_cards and refuse pimc;
+# The extension presets (two decks, kitty, charging...) deal with deal_cards and refuse pimc;
 # tests/test_variants_env.py plays them with the heuristic and random agents.
-ALL_TABLES = [(p, n) for p, (_, _, allowed, _) in PRESETS.items() for n in allowed
+ALL_TABLES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts
               if not make_rules(p, n).uses_extensions]
 
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from bm_env import black_maria_v0
-from bm_env.observation import main as layout_main
-from bm_env.rules import PRESETS, Rules, RulesError, make_rules, max_deal_points
+from bm_env.engine.rules import PRESETS, Rules, RulesError, make_rules, max_deal_points
+from bm_env.env.observation import main as layout_main
 
 
 @pytest.mark.parametrize("options, message", [
@@ -43,8 +43,8 @@ def test_the_env_no_longer_crashes_on_reset_with_a_big_card_value():
 
 
 def test_every_preset_fits_the_observation():
-    for name, (_, _, counts, _) in PRESETS.items():
-        for n in counts:
+    for name, preset in PRESETS.items():
+        for n in preset.player_counts:
             r = make_rules(name, n)
             assert 0 < max_deal_points(r) and (r.match_deals if r.match_end == "deals" else 1) * max_deal_points(r) <= 4095
 
@@ -72,7 +72,7 @@ def test_the_layout_printer_refuses_bad_arguments(argv, message, capsys):
 
 
 def test_the_layout_printer_as_a_module():
-    done = subprocess.run([sys.executable, "-m", "bm_env.observation", "0"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "bm_env.env.observation", "0"], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr and "3 to 7 players" in done.stderr
     assert layout_main(["cancellation", "10"]) == 0
 

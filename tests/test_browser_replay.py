@@ -16,11 +16,11 @@ import pytest
 
 from bm_env import Match, make_rules
 from bm_env.agents import make_agent
-from bm_env.cards import card_str
+from bm_env.agents.thoughts import ThoughtLog, read_thoughts
 from bm_env.cli.replay import main as replay_main
+from bm_env.engine.cards import card_str
+from bm_env.engine.record import replay_match, write_record
 from bm_env.evaluation.play import agent_action
-from bm_env.record import replay_match, write_record
-from bm_env.thoughts import ThoughtLog, read_thoughts
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,7 @@ def match_record(tmp_path_factory):
 
 def _expected(path):
     """What each frame must show, from the record: (trick on the table, match totals, points taken, thought, action)."""
-    from bm_env.record import load_record
+    from bm_env.engine.record import load_record
 
     rec = load_record(path)
     frames = []

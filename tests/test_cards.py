@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.cards import (
+from bm_env.engine.cards import (
     ACE_SPADES,
     FULL_DECK,
     JACK_DIAMONDS,
@@ -27,7 +27,7 @@ from bm_env.cards import (
 
 
 def test_ids_of_rules_md():
-    # RULES.md: 2C=0, 10C=8, 10D=21, JD=22, 2H=26, AH=38, QS=49, KS=50, AS=51.
+    # docs/rules.md: 2C=0, 10C=8, 10D=21, JD=22, 2H=26, AH=38, QS=49, KS=50, AS=51.
     expected = {"2C": 0, "TC": 8, "TD": 21, "JD": 22, "2H": 26, "AH": 38, "QS": 49, "KS": 50, "AS": 51}
     assert {name: parse_card(name) for name in expected} == expected
     assert (TWO_CLUBS, TEN_DIAMONDS, JACK_DIAMONDS, QUEEN_SPADES, KING_SPADES, ACE_SPADES) == (0, 21, 22, 49, 50, 51)

@@ -9,10 +9,10 @@ import stat
 import pytest
 import torch
 
-from bm_env import observation
-from bm_env.agents import make_agent
-from bm_env.agents.checkpoint import CheckpointError, PolicyNet, load_checkpoint, save_checkpoint
-from bm_env.rules import make_rules
+from bm_env.agents import CheckpointError, make_agent
+from bm_env.agents.checkpoint import PolicyNet, load_checkpoint, save_checkpoint
+from bm_env.engine.rules import make_rules
+from bm_env.env import observation
 
 BM = make_rules("black_maria")
 

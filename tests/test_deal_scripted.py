@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env.cards import parse_card
-from bm_env.deal import PASS, PLAY, IllegalActionError, deal_hands
-from bm_env.rules import make_rules
+from bm_env.engine.cards import parse_card
+from bm_env.engine.deal import PASS, PLAY, IllegalActionError, deal_hands
+from bm_env.engine.rules import make_rules
 
 # ---------------------------------------------------------------------------
 # A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family.
@@ -98,7 +98,7 @@ def test_black_maria_leads_and_hearts_broken(kit):
 
 
 def test_any_time_presets_let_eldest_lead_a_heart(kit):
-    # black_maria_26 (seed 001): "no restriction on leading hearts".
+    # black_maria_26 (the 3-7 player rules): "no restriction on leading hearts".
     deal = kit.new_deal(make_rules("black_maria_26"), BASE3_HANDS, dealer=2)
     assert kit.names(deal.legal) == kit.names(kit.cards(BASE3_HANDS[0]))
 
@@ -125,7 +125,7 @@ def test_leading_an_unbroken_heart_is_rejected(kit):
 
 
 def test_renege_penalty_offender_takes_every_penalty_point(kit):
-    # Seed 000: a renege costs the offender all 43 points of the deal, and the deal ends,
+    # The British rules: a renege costs the offender all 43 points of the deal, and the deal ends,
     # whatever has been captured so far (P1 had taken AS in trick 1).
     deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, on_illegal="renege_penalty")
     kit.play_tricks(deal, BASE3_TRICKS[:1])
@@ -177,7 +177,7 @@ def test_black_maria_passes_three_to_the_right(kit):
 
 
 def test_black_maria_26_passes_two_cards_with_five_players(kit):
-    # Seed 001: "If there are more than four players, it is customary to pass only 2 cards."
+    # The 3-7 player rules: "If there are more than four players, it is customary to pass only 2 cards."
     rules = make_rules("black_maria_26", 5)
     assert rules.passes_for() == 2 and rules.hand_size() == 10
     deal = kit.Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(7)), 0, "right")
@@ -292,7 +292,7 @@ def test_black_maria_moon_options(kit, moon, totals_before, deals_before, expect
 @pytest.mark.parametrize("moon, expected", [
     # P0 also took JD (P1 discarded it in trick 13): 43 - 10 = 33 without a moon rule.
     ("off", (33, 0, 0)),
-    # Seed 003: the taker of JD has 10 deducted "even if it is the shooter": -43 - 10.
+    # Pagat: the taker of JD has 10 deducted "even if it is the shooter": -43 - 10.
     ("shooter_minus", (-53, 0, 0)),
     ("others_plus", (-10, 43, 43)),
 ])
@@ -494,7 +494,7 @@ def test_a_hand_of_only_hearts_may_lead_them(kit):
 @pytest.mark.parametrize("option, expected", [
     # Without the option a hand of only hearts and QS must lead QS.
     (False, "QS"),
-    # Seed 003: "many people allow hearts to be led, instead of forcing ... the Queen of Spades".
+    # Pagat: "many people allow hearts to be led, instead of forcing ... the Queen of Spades".
     (True, "2H 3H 4H 5H 6H 7H 8H 9H TH QS"),
 ])
 def test_lead_hearts_with_queen_only(kit, option, expected):

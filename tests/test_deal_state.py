@@ -18,10 +18,10 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from bm_env.cards import cards_of
-from bm_env import deal as deal_module
-from bm_env.deal import Deal, clone_deal, deal_cards
-from bm_env.rules import PRESETS, make_rules
+from bm_env.engine.cards import cards_of
+from bm_env.engine import deal as deal_module
+from bm_env.engine.deal import Deal, clone_deal, deal_cards
+from bm_env.engine.rules import PRESETS, make_rules
 
 FIXED, VALUES, LISTS = Deal._FIXED_FIELDS, Deal._STATE_VALUES, Deal._STATE_LISTS
 DECLARED = set(FIXED) | set(VALUES) | set(LISTS)

@@ -3,7 +3,7 @@
 import io
 
 from bm_env.cli.demo import main, play_demo_deal
-from bm_env.rules import make_rules
+from bm_env.engine.rules import make_rules
 
 
 def test_demo_deal_prints_every_trick_and_scores_that_add_up():

@@ -14,15 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bm_env.cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, cards_of, mask_of, suit_of
-from bm_env.deal import PASS, PLAY, Deal, clone_deal, deal_hands, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.rules import PRESETS, make_rules
-from bm_env.scoring import match_would_end
+from bm_env.engine.cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, cards_of, mask_of, suit_of
+from bm_env.engine.deal import PASS, PLAY, Deal, clone_deal, deal_hands, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import PRESETS, make_rules
+from bm_env.engine.scoring import match_would_end
 
-COMBOS = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
-# The deal-level checks below recount the classic rules; the issue-6 presets (two decks, kitty,
+COMBOS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
+# The deal-level checks below recount the classic rules; the extension presets (two decks, kitty,
 # charging, boosts, teams) have theirs in tests/test_variants_properties.py. Matches run for all.
 CLASSIC = [(name, n) for name, n in COMBOS if not make_rules(name, n).uses_extensions]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

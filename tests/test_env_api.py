@@ -9,8 +9,8 @@ from pettingzoo.test import seed_test
 
 from api_probe import run_api_test
 from bm_env import black_maria_v0
-from bm_env.deal import IllegalActionError
-from bm_env.rules import RulesError, make_rules
+from bm_env.engine.deal import IllegalActionError
+from bm_env.engine.rules import RulesError, make_rules
 
 SETTINGS = [
     dict(rules="black_maria", num_players=3),

@@ -1,4 +1,4 @@
-"""The env's incremental observation for the issue-6 rule systems equals the reference encoder.
+"""The env's incremental observation for the extension rule systems equals the reference encoder.
 
 Every preset and option that adds observation parts (charges, kitties, passing on,
 scatter, the moon choice and the sun, teams, boosts, two decks) is played at random
@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env.actions import PASS_ON
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import NUM_CARDS
-from bm_env.infostate import information_state
-from bm_env.observation import encode, features, offsets
+from bm_env.engine.actions import PASS_ON
+from bm_env.engine.cards import NUM_CARDS
+from bm_env.engine.infostate import information_state
+from bm_env.env.observation import encode, features, offsets
 
 ONLY_QS = {"QS": 13}  # one penalty card: every deal is a moon, so the moon decision comes every deal
 

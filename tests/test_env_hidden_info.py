@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import cards_of
-from bm_env.deal import PASS, deal_hands
-from bm_env.observation import offsets
+from bm_env.engine.cards import cards_of
+from bm_env.engine.deal import PASS, deal_hands
+from bm_env.env.observation import offsets
 from hidden_kit import swap_unseen
 
 

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.infostate import information_state
-from bm_env.observation import decode, encode, features, offsets
-from bm_env.rules import PRESETS
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import PRESETS
+from bm_env.env.observation import decode, encode, features, offsets
 
-CASES = [(p, n) for p, (_, _, counts, _) in PRESETS.items() for n in counts]
+CASES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
 
 
 def _assert_rows_match(e, where):

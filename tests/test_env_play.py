@@ -5,10 +5,10 @@ import pytest
 
 from bm_env.black_maria_v0 import env as make_env
 from bm_env.black_maria_v0 import raw_env
-from bm_env.rewards import deal_rewards
-from bm_env.rules import PRESETS
+from bm_env.engine.rules import PRESETS
+from bm_env.env.rewards import deal_rewards
 
-CASES = [(p, n) for p, (_, _, counts, _) in PRESETS.items() for n in counts]
+CASES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
 
 
 def play_deals(kwargs, deals, seed):

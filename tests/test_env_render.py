@@ -1,8 +1,8 @@
 """Rendering: 'ansi' returns and 'human' prints the table from one seat's point of view."""
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import card_pretty, format_hand
-from bm_env.deal import deal_hands
+from bm_env.engine.cards import card_pretty, format_hand
+from bm_env.engine.deal import deal_hands
 
 import numpy as np
 

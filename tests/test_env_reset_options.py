@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import card_str, cards_of
-from bm_env.deal import deal_hands
+from bm_env.engine.cards import card_str, cards_of
+from bm_env.engine.deal import deal_hands
 
 
 def _hands(n=3, seed=0, preset="black_maria"):

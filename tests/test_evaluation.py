@@ -9,10 +9,10 @@ import pytest
 
 from bm_env.agents import register_agent
 from bm_env.cli.evaluate import main
+from bm_env.engine.rules import make_rules
 from bm_env.evaluation import evaluate, league, make_boards, to_markdown, write_report
 from bm_env.evaluation.play import rotation_seating
 from bm_env.evaluation.statistics import bradley_terry, mean_ci, t975
-from bm_env.rules import make_rules
 
 BM = make_rules("black_maria")
 
@@ -172,7 +172,7 @@ def test_a_policy_agent_evaluates_on_two_workers(tmp_path):
 
     import torch
 
-    from bm_env import observation
+    from bm_env.env import observation
     from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
 
     path = tmp_path / "p.pt"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.cards import card_pretty, parse_card
-from bm_env.deal import Deal, IllegalActionError
-from bm_env.explain import why_illegal
-from bm_env.rules import make_rules
+from bm_env.engine.cards import card_pretty, parse_card
+from bm_env.engine.deal import Deal, IllegalActionError
+from bm_env.engine.explain import why_illegal
+from bm_env.engine.rules import make_rules
 
 from variant_kit import cards, play
 

@@ -12,7 +12,7 @@ from bm_env.agents.checkpoint import load_checkpoint
 from bm_env.agents.export import TORCHSCRIPT_METADATA
 from bm_env.agents.policy import PolicyAgent
 from bm_env.cli import export as export_cli
-from bm_env.rules import make_rules
+from bm_env.engine.rules import make_rules
 
 ort = pytest.importorskip("onnxruntime", reason="onnxruntime is in the export extras (pip install -e '.[export]')")
 

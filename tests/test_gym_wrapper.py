@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from bm_env.agents import AgentSpecError, HeuristicAgent, PolicyAgent, RandomAgent
-from bm_env.deal import IllegalActionError
+from bm_env.agents import AgentSpecError, HeuristicAgent, RandomAgent
+from bm_env.agents.policy import PolicyAgent
+from bm_env.engine.deal import IllegalActionError
 from bm_env.env.gym_wrapper import SingleAgentEnv
-from bm_env.rewards import deal_rewards
+from bm_env.env.rewards import deal_rewards
 
 SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
 

@@ -24,7 +24,7 @@ except ImportError:
                 allow_module_level=True)
 
 from bm_env.agents.checkpoint import load_checkpoint
-from bm_env.rules import make_rules
+from bm_env.engine.rules import make_rules
 
 pytestmark = pytest.mark.rllib
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "rllib_ppo.py"

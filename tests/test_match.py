@@ -13,11 +13,11 @@ import random
 
 import pytest
 
-from bm_env.cards import parse_card
-from bm_env.deal import PASS
-from bm_env.match import Match
-from bm_env.rules import make_rules
-from bm_env.scoring import match_would_end
+from bm_env.engine.cards import parse_card
+from bm_env.engine.deal import PASS
+from bm_env.engine.match import Match
+from bm_env.engine.rules import make_rules
+from bm_env.engine.scoring import match_would_end
 
 
 def play_random_match(m: Match, seed: int) -> None:
@@ -37,7 +37,7 @@ def play_cards(m: Match, tricks) -> None:
 @pytest.mark.parametrize("n, deals", [(3, 9), (4, 12)])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_black_maria_plays_three_deals_per_player(n, deals, seed):
-    # Seed 000: a multiple of three deals so everyone deals equally; 9 for three players.
+    # The British rules: a multiple of three deals so everyone deals equally; 9 for three players.
     rules = make_rules("black_maria", n)
     assert rules.match_deals == deals
     m = Match(rules, rng=seed)
@@ -94,7 +94,7 @@ def test_tie_break_among_the_tied_down_to_a_two_player_deal(kit):
 
 
 def test_black_maria_26_first_to_50_and_ties_play_on(kit):
-    """Seed 001: play until someone reaches 50; lowest wins; a tie for lowest plays on.
+    """The 3-7 player rules: play until someone reaches 50; lowest wins; a tie for lowest plays on.
 
     Forced deals, eldest taking all 26: seats 0, 1, 2, 0 give 52/26/26 after four deals:
     the match would end, but seats 1 and 2 tie for lowest, so a fifth deal is played
@@ -148,7 +148,7 @@ def test_petrone_first_to_50_and_the_minus_50_end(kit, before, after, winners):
 
 
 @pytest.mark.parametrize("reset, after, over", [
-    # Seed 003: "if your score is exactly 100 points at the end of a hand, it is reduced to 50".
+    # Pagat: "if your score is exactly 100 points at the end of a hand, it is reduced to 50".
     ((100, 50), [50, 10, 46, 56], False),
     ((100, 0), [0, 10, 46, 56], False),
     (None, [100, 10, 46, 56], True),

@@ -6,14 +6,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env.cards import cards_of
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.observation import decode, encode, join_number, layout, offsets, size, split_number
-from bm_env.rules import MOONS, PRESETS, make_rules
+from bm_env.engine.cards import cards_of
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import MOONS, PRESETS, make_rules
+from bm_env.env.observation import decode, encode, join_number, layout, offsets, size, split_number
 
-# The presets of issue 6 add layout parts; tests/test_variants_observation.py checks those.
-PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec[2] if not make_rules(p, n).uses_extensions]
+# The extension presets add layout parts; tests/test_variants_observation.py checks those.
+PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts if not make_rules(p, n).uses_extensions]
 
 
 def test_parts_tile_the_vector():

@@ -8,11 +8,11 @@ import pytest
 from pettingzoo.test import render_test
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.cards import card_str
-from bm_env.deal import deal_hands
+from bm_env.engine.cards import card_str
+from bm_env.engine.deal import deal_hands
+from bm_env.engine.rules import PRESETS
 from bm_env.pictures import revealed, save_svg, table_svg
 from bm_env.pictures.svg import canvas_size
-from bm_env.rules import PRESETS
 from hidden_kit import swap_unseen
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -40,7 +40,7 @@ def _elements(svg, cls):
     return out
 
 
-CASES = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
+CASES = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 
 
 @pytest.mark.parametrize("preset,n", CASES)

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from bm_env.cards import card_pretty, card_str
 from bm_env.cli.play import Game, build_parser, main, suits_printable
-from bm_env.explain import why_illegal
+from bm_env.engine.cards import card_pretty, card_str
+from bm_env.engine.explain import why_illegal
 
 
 class Script:

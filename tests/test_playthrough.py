@@ -2,14 +2,14 @@
 
 A change that alters what agents see or do (dealing, legal actions, observations, tricks,
 rewards) shows up here as a readable diff. When the change is intended, regenerate with
-``python -m bm_env.playthrough PRESET 0 > tests/golden/playthrough_PRESET.txt`` and review it.
+``python -m bm_env.env.playthrough PRESET 0 > tests/golden/playthrough_PRESET.txt`` and review it.
 """
 
 from pathlib import Path
 
 import pytest
 
-from bm_env.playthrough import playthrough
+from bm_env.env.playthrough import playthrough
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -14,10 +14,7 @@ import pytest
 
 from bm_env import PRESETS, Rules, RulesError, card_pretty, make_rules
 
-try:  # the observation layout's module: bm_env/env/observation.py once the package is in layers
-    from bm_env.env.observation import layout, layout_table
-except ImportError:
-    from bm_env.observation import layout, layout_table
+from bm_env.env.observation import layout, layout_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
@@ -92,7 +89,8 @@ def preset_options() -> str:
     """What each preset sets, at its default player count, beside the defaults of ``Rules()``."""
     defaults = Rules()
     rows = ["| preset | players: default (allowed) | options beside the defaults of `Rules()` |", "|---|---|---|"]
-    for name, (_, n, allowed, _) in PRESETS.items():
+    for name, preset in PRESETS.items():
+        n, allowed = preset.default_players, preset.player_counts
         rules = make_rules(name)
         set_ = [f"{f.name}={_option_text(f.name, rules)}" for f in dataclasses.fields(Rules)
                 if getattr(rules, f.name) != getattr(defaults, f.name) and f.name != "num_players"]

@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env.cards import cards_of
-from bm_env.match import Match
-from bm_env.record import (
+from bm_env.engine.cards import cards_of
+from bm_env.engine.match import Match
+from bm_env.engine.record import (
     RecordError, deal_record, load_record, match_record, replay_deal, replay_match, write_record,
 )
-from bm_env.rules import PRESETS, make_rules
+from bm_env.engine.rules import PRESETS, make_rules
 
-PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec[2]]
+PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
 
 
 def play_match(rules, seed, on_illegal="raise"):

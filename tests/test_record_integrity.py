@@ -6,8 +6,9 @@ import stat
 
 import pytest
 
-from bm_env.record import RecordError, deal_record, load_record, match_record, replay_deal, replay_match, write_record
-from bm_env.rules import make_rules
+from bm_env.engine.record import (RecordError, deal_record, load_record, match_record, replay_deal, replay_match,
+                                  write_record)
+from bm_env.engine.rules import make_rules
 
 from test_record import play_match
 

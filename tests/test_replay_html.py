@@ -12,13 +12,13 @@ import pytest
 
 from bm_env import Match, make_rules
 from bm_env.agents import make_agent
-from bm_env.cards import card_str, cards_of
+from bm_env.agents.thoughts import Thought, ThoughtLog
 from bm_env.cli.replay import main as replay_main
-from bm_env.deal import DONE, PASS, Deal, deal_hands
+from bm_env.engine.cards import card_str, cards_of
+from bm_env.engine.deal import DONE, PASS, Deal, deal_hands
+from bm_env.engine.record import RecordError, deal_record, match_record, write_record
 from bm_env.evaluation.play import agent_action
 from bm_env.pictures import record_frames, replay_html
-from bm_env.record import RecordError, deal_record, match_record, write_record
-from bm_env.thoughts import Thought, ThoughtLog
 from hidden_kit import swap_unseen
 
 

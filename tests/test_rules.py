@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from bm_env.cards import parse_card
-from bm_env.deal import Deal, IllegalActionError, deal_hands
-from bm_env.rules import (
+from bm_env.engine.cards import parse_card
+from bm_env.engine.deal import Deal, IllegalActionError, deal_hands
+from bm_env.engine.rules import (
     DECK_TABLES,
     OPTION_NAMES,
     PRESETS,
@@ -20,7 +20,7 @@ from bm_env.rules import (
     make_rules,
 )
 
-ALL = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
+ALL = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 
 
 def cards(text):
@@ -44,24 +44,24 @@ def test_every_preset_builds_for_every_player_count(name, n):
 
 def test_default_player_counts():
     assert {name: make_rules(name).num_players for name in PRESETS} == {
-        name: default for name, (_, default, _, _) in PRESETS.items()
+        name: preset.default_players for name, preset in PRESETS.items()
     }
     assert make_rules().num_players == 3 and make_rules() == make_rules("black_maria", 3)
 
 
 @pytest.mark.parametrize("preset, n, removed, hand", [
-    # seed 000: 3p no 2C (17 each); 4p full; 5p no black 2s; 6p no 2s; 7p (RULES.md) no 2C 2D 2S.
+    # the British rules: 3p no 2C (17 each); 4p full; 5p no black 2s; 6p no 2s; 7p (docs/rules.md) no 2C 2D 2S.
     ("black_maria", 3, "2C", 17),
     ("black_maria", 4, "", 13),
     ("black_maria", 5, "2C 2S", 10),
     ("black_maria", 6, "2C 2D 2H 2S", 8),
     ("black_maria", 7, "2C 2D 2S", 7),
-    # seed 001: 5p no 2C 2D; 7p all 2s but 2H.
+    # the 3-7 player rules: 5p no 2C 2D; 7p all 2s but 2H.
     ("black_maria_26", 3, "2C", 17),
     ("black_maria_26", 5, "2C 2D", 10),
     ("black_maria_26", 6, "2C 2D 2H 2S", 8),
     ("black_maria_26", 7, "2C 2D 2S", 7),
-    # seed 003, "other numbers of players", method 3: 3p no 2D; 5p no 2D 2C.
+    # Pagat, "other numbers of players", method 3: 3p no 2D; 5p no 2D 2C.
     ("american_hearts", 3, "2D", 17),
     ("american_hearts", 4, "", 13),
     ("american_hearts", 5, "2D 2C", 10),

@@ -4,14 +4,14 @@ import numpy as np
 
 from bm_env import soak
 from bm_env.cli.soak import main
-from bm_env.deal import Deal
-from bm_env.rules import PRESETS, make_rules
+from bm_env.engine.deal import Deal
+from bm_env.engine.rules import PRESETS, make_rules
 
 
 def test_ci_sized_soak_plays_every_configuration_without_failures(capsys):
     assert main(["--deals", "3000", "--batch", "256", "--seed", "7"]) == 0
     out = capsys.readouterr().out
-    configs = sum(len(p[2]) for p in PRESETS.values())
+    configs = sum(len(p.player_counts) for p in PRESETS.values())
     assert f"over {configs} preset/player-count configurations" in out
     assert "0 failure(s)" in out
     # Every configuration went through env(); the vector engine took the rest.

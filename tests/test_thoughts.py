@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 import torch
 
-from bm_env import observation
 from bm_env.agents import make_agent
 from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
-from bm_env.cards import card_str
+from bm_env.agents.thoughts import ThoughtLog, read_thoughts
+from bm_env.engine.cards import card_str
+from bm_env.engine.record import RecordError, deal_record, load_record, replay_deal
+from bm_env.engine.rules import make_rules
+from bm_env.env import observation
 from bm_env.evaluation.boards import make_board
 from bm_env.evaluation.play import play_board
-from bm_env.record import RecordError, deal_record, load_record, replay_deal
-from bm_env.rules import make_rules
-from bm_env.thoughts import ThoughtLog, read_thoughts
 
 BM = make_rules("black_maria")
 
@@ -83,7 +83,7 @@ def test_records_without_thoughts_stay_as_they_were_and_still_replay(tmp_path):
 
 
 def test_a_record_with_thoughts_round_trips_through_a_file(tmp_path):
-    from bm_env.record import write_record
+    from bm_env.engine.record import write_record
 
     agents = [make_agent("pimc:worlds=2", BM, 5), make_agent("heuristic", BM), make_agent("heuristic", BM)]
     log = ThoughtLog()

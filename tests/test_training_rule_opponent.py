@@ -9,7 +9,7 @@ import torch
 from bm_env import make_rules
 from bm_env.agents import heuristic, heuristic_v1
 from bm_env.config import ConfigError
-from bm_env.deal import Deal, deal_hands, pass_direction_for
+from bm_env.engine.deal import Deal, deal_hands, pass_direction_for
 from bm_env.vector import VectorEngine
 from training.config import config_from_dict
 from training.rollout import LEARNER, RULE

@@ -1,4 +1,4 @@
-"""Cancellation Hearts (seeds 000, 003): two decks, identical cards in a trick cancel, a kitty.
+"""Cancellation Hearts (the British rules, Pagat): two decks, identical cards in a trick cancel, a kitty.
 
 Every expectation below is worked out by hand from the rule text: "The trick is taken by the
 highest card of the suit led which is not duplicated. If all the cards played of the suit
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.deal import PLAY, Deal, deal_cards
-from bm_env.infostate import information_state
-from bm_env.rules import RulesError, make_rules
+from bm_env.engine.deal import PLAY, Deal, deal_cards
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import RulesError, make_rules
 
 from variant_kit import cards, fill_hands, play
 
@@ -141,7 +141,7 @@ def test_hands_hold_two_copies_and_masks_and_observations_count_them():
     assert deal.hand_count(0) == 13 and deal.legal_actions() == cards("2C 3C 4C 5C 6C 7C 8C")
     deal.step(cards("2C")[0])
     assert deal.hand_cards(0).count(cards("2C")[0]) == 1  # one copy left, still legal later
-    from bm_env.observation import decode, encode
+    from bm_env.env.observation import decode, encode
     vec = encode(information_state(deal, 0))
     d = decode(vec, 8, rules)
     assert d["hand"].count(cards("3C")[0]) == 2 and d["hand"].count(cards("2C")[0]) == 1

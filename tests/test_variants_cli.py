@@ -1,11 +1,11 @@
-"""The terminal game under the issue-6 rule systems: extra decisions typed by name, nothing hidden shown."""
+"""The terminal game under the extension rule systems: extra decisions typed by name, nothing hidden shown."""
 
 from __future__ import annotations
 
 import io
 
-from bm_env.actions import action_str, parse_action
 from bm_env.cli.play import Game, build_parser
+from bm_env.engine.actions import action_str, parse_action
 
 
 class Typist:

@@ -1,4 +1,4 @@
-"""The issue-6 rule systems through ``black_maria_v0.env()`` with the random and heuristic agents.
+"""The extension rule systems through ``black_maria_v0.env()`` with the random and heuristic agents.
 
 Every observation must equal ``encode(information_state(...))`` of its seat (the env keeps
 it incrementally), the mask the engine's legal actions (extra decision ids included), and
@@ -14,8 +14,8 @@ from api_probe import run_api_test
 from bm_env.agents.heuristic import HeuristicAgent
 from bm_env.agents.random_agent import RandomAgent
 from bm_env.black_maria_v0 import env as make_env
-from bm_env.observation import encode, size_for
-from bm_env.rules import make_rules
+from bm_env.engine.rules import make_rules
+from bm_env.env.observation import encode, size_for
 
 CONFIGS = [
     ("cancellation", 6, {}), ("cancellation", 10, {}), ("turbo_hearts", 4, {}), ("booster_nines", 4, {}),
@@ -99,9 +99,9 @@ def test_evaluation_boards_carry_the_kitty_and_two_decks():
 
 def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
     from bm_env.agents.heuristic import HeuristicAgent, View, play_score, tables
-    from bm_env.deal import Deal
-    from bm_env.infostate import information_state
-    from bm_env.cards import mask_of
+    from bm_env.engine.deal import Deal
+    from bm_env.engine.infostate import information_state
+    from bm_env.engine.cards import mask_of
     from variant_kit import cards
 
     rules = make_rules("partnership_hearts", first_lead="eldest_any", hearts_lead="any_time")

@@ -1,13 +1,13 @@
-"""3- and 5-player American Hearts with a kitty, the seed-003 pass cycles, scatter and optional passing."""
+"""3- and 5-player American Hearts with a kitty, Pagat's pass cycles, scatter and optional passing."""
 
 from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import PASS_ON
-from bm_env.deal import DISCARD, PASS, PLAY, Deal, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.rules import RulesError, make_rules
+from bm_env.engine.actions import PASS_ON
+from bm_env.engine.deal import DISCARD, PASS, PLAY, Deal, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import RulesError, make_rules
 
 from variant_kit import cards, fill_hands, legal_text, play
 
@@ -22,7 +22,7 @@ def american(n, **kw):
 def test_kitty_deals_the_full_deck_as_far_as_it_goes():
     assert (american(3, kitty="first_trick").hand_size(), american(3, kitty="first_trick").kitty_size()) == (17, 1)
     assert (american(5, kitty="first_point").hand_size(), american(5, kitty="first_point").kitty_size()) == (10, 2)
-    # Without a kitty the removal table of seed 003 (method 3) applies: 3 players lose the 2♦.
+    # Without a kitty Pagat's removal table (method 3) applies: 3 players lose the 2♦.
     assert american(3).hand_size() == 17 and american(3).kitty_size() == 0
 
 

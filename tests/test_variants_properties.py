@@ -1,4 +1,4 @@
-"""Invariants of random legal play under every issue-6 preset and option, and what may not leak.
+"""Invariants of random legal play under every extension preset and option, and what may not leak.
 
 For each configuration, hypothesis draws seeds; a seeded chooser plays legal actions. Checked:
 masks are never empty and hold only actions of the phase; every copy of every card ends in
@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
-from bm_env.cards import cards_of
-from bm_env.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, clone_deal
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.observation import decode, encode, size_for
-from bm_env.rules import make_rules
+from bm_env.engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
+from bm_env.engine.cards import cards_of
+from bm_env.engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, clone_deal
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import make_rules
+from bm_env.env.observation import decode, encode, size_for
 from bm_env.vector import check_supported
 
 CONFIGS = [
@@ -81,7 +81,7 @@ def test_every_copy_ends_in_one_pile_and_every_point_is_taken(cfg, seed):
     piles = Counter(c for _, cs, _ in deal.tricks for c in cs)
     piles.update(deal.kitty_discards if rules.kitty_to_hand and deal.kitty_discards else deal.kitty)
     assert piles == deck_copies(rules, k)
-    assert all(h == 0 for h in deal.hands) and all(h == 0 for h in deal.hands2)
+    assert all(h == 0 for h in deal.hands) and all(h == 0 for h in deal.hands_twice)
     # Every point is captured: the values (after any charges) of all copies, kitty included.
     assert sum(deal.captured) == sum(deal.values[c] * m for c, m in piles.items())
     assert sum(deal.penalty_taken) == deal.penalty_total
@@ -219,11 +219,11 @@ def test_vector_engine_plays_the_new_options(cfg):
 
 
 def test_classic_presets_keep_their_action_space_and_observation_size():
-    from bm_env.observation import size
-    from bm_env.rules import PRESETS
+    from bm_env.env.observation import size
+    from bm_env.engine.rules import PRESETS
 
     for preset, spec in PRESETS.items():
-        for n in spec[2]:
+        for n in spec.player_counts:
             r = make_rules(preset, n)
             if not r.uses_extensions:
                 assert r.num_actions == 52 and size_for(r) == size(n)
@@ -243,7 +243,7 @@ def test_renege_penalty_in_any_decision_ends_the_deal_and_replays(cfg, seed, whe
     """Under the renege penalty an illegal action (a card or an extra id) ends the deal; the record replays."""
     import json
 
-    from bm_env.record import deal_record, replay_deal
+    from bm_env.engine.record import deal_record, replay_deal
 
     rules = rules_of(cfg)
     m = Match(rules, seed, on_illegal="renege_penalty")

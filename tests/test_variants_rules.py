@@ -1,13 +1,13 @@
-"""The issue-6 options as rules data: presets, validation messages, action ids, round trips."""
+"""The extension options as rules data: presets, validation messages, action ids, round trips."""
 
 from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import (
+from bm_env.engine.actions import (
     CHARGE_AH, CHARGE_DONE, CHARGE_QS, MAX_ACTIONS, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action,
 )
-from bm_env.rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
+from bm_env.engine.rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
 
 
 def test_extra_action_ids_follow_the_cards_in_one_fixed_order():
@@ -34,7 +34,7 @@ def test_classic_presets_are_unchanged():
     for name in ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady",
                  "slippery_anne", "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts",
                  "petrone_black_mariah"):
-        for n in PRESETS[name][2]:
+        for n in PRESETS[name].player_counts:
             r = make_rules(name, n)
             assert r.uses_extensions == () and r.num_actions == 52 and r.decks == 1 and r.kitty == "none"
 

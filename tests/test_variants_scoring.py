@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import MOON_ADD, MOON_SUBTRACT
-from bm_env.deal import MOON, Deal, IllegalActionError
-from bm_env.infostate import information_state
-from bm_env.match import Match
-from bm_env.rewards import deal_rewards
-from bm_env.rules import RulesError, make_rules
-from bm_env.scoring import deal_scores, moon_shooter
+from bm_env.engine.actions import MOON_ADD, MOON_SUBTRACT
+from bm_env.engine.deal import MOON, Deal, IllegalActionError
+from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
+from bm_env.engine.rules import RulesError, make_rules
+from bm_env.engine.scoring import deal_scores, moon_shooter
+from bm_env.env.rewards import deal_rewards
 
 from variant_kit import cards, legal_text, play
 
@@ -149,7 +149,7 @@ def test_team_slam_is_decided_by_an_action_in_the_engine():
 
 
 def test_individual_partnership_match_is_won_by_the_lower_team_total():
-    # Seed 003's example: you 105, partner 34, opponents 78 and 69: your team wins 139 to 147.
+    # Pagat's example: you 105, partner 34, opponents 78 and 69: your team wins 139 to 147.
     rules = sweep_rules("partnership_hearts", teams="individual", moon="shooter_minus")
     m = Match(rules, 0, first_dealer=3)
     m.totals = [131, 78, 34, 69]

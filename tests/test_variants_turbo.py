@@ -1,4 +1,4 @@
-"""Turbo Hearts and Booster Nines (seed 003): J♦ −10, the 10♣ multiplier, charging, boosted tricks.
+"""Turbo Hearts and Booster Nines (Pagat): J♦ −10, the 10♣ multiplier, charging, boosted tricks.
 
 One hand-made deal serves the scripted tests (dealer 3, so position 0 is eldest; no pass):
 every club, diamond, heart and spade is placed so the tricks below are legal and forced
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from bm_env.actions import CHARGE_AH
-from bm_env.deal import CHARGE, PLAY, Deal, IllegalActionError
-from bm_env.infostate import information_state
-from bm_env.rules import make_rules
-from bm_env.scoring import deal_scores
+from bm_env.engine.actions import CHARGE_AH
+from bm_env.engine.deal import CHARGE, PLAY, Deal, IllegalActionError
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import make_rules
+from bm_env.engine.scoring import deal_scores
 
 from variant_kit import cards, legal_text, play
 

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env import observation
-from bm_env.cards import card_str
-from bm_env.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.rewards import deal_rewards
-from bm_env.rules import PRESETS, Rules, make_rules
+from bm_env.engine.cards import card_str
+from bm_env.engine.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import PRESETS, Rules, make_rules
+from bm_env.env import observation
+from bm_env.env.rewards import deal_rewards
 from bm_env.vector import UnsupportedRulesError, VectorEngine
 from bm_env.vector.popcount import bitwise_count
 
@@ -89,7 +89,7 @@ def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "s
 
 LISTED = ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady", "slippery_anne",
           "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts", "petrone_black_mariah")
-CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p][2]]
+CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p].player_counts]
 
 
 @pytest.mark.parametrize("preset,n", CONFIGS, ids=[f"{p}-{n}" for p, n in CONFIGS])
@@ -99,7 +99,7 @@ def test_every_preset_and_player_count_matches_the_reference(preset, n):
 
 
 OPTION_VARIANTS = {
-    # seed 003: the others add the moon unless one of them would win; JD -10 and +1 per clean
+    # Pagat: the others add the moon unless one of them would win; JD -10 and +1 per clean
     # trick make the shooter sometimes not the lowest, so both branches occur.
     "moon_unless_win": dict(preset="slippery_anne", card_values={"QS": 13, "JD": -10}, clean_trick_bonus=1,
                             moon="others_plus_unless_win", match_end="threshold_reached", match_threshold=10),

@@ -1,4 +1,4 @@
-"""The vector engine on the issue-6 rule systems, against the reference engine step by step.
+"""The vector engine on the extension rule systems, against the reference engine step by step.
 
 As in ``test_vector.py``: both engines get the same hands (and kitty), the same random
 legal actions, and must agree at every step on the acting player, the mask (the extra
@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env import observation
-from bm_env.actions import PASS_ON
-from bm_env.cards import NUM_CARDS
-from bm_env.deal import Deal, IllegalActionError, deal_cards, pass_direction_for
-from bm_env.infostate import information_state
-from bm_env.rewards import deal_rewards
-from bm_env.rules import make_rules
+from bm_env.engine.actions import PASS_ON
+from bm_env.engine.cards import NUM_CARDS
+from bm_env.engine.deal import Deal, IllegalActionError, deal_cards, pass_direction_for
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import make_rules
+from bm_env.env import observation
+from bm_env.env.rewards import deal_rewards
 from bm_env.vector import VectorEngine
 from bm_env.vector.extended import ExtendedEngine
 

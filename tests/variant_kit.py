@@ -1,4 +1,4 @@
-"""Helpers for the tests of the issue-6 rule systems: hands from card strings, scripted play.
+"""Helpers for the tests of the extension rule systems: hands from card strings, scripted play.
 
 Hands are space-separated card strings ("AC KC 2H"); with two decks a card written twice
 is held twice. :func:`fill_hands` completes hands from the rest of the deck(s) so that a
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bm_env.actions import action_str, parse_action
-from bm_env.cards import cards_of, parse_card
-from bm_env.deal import Deal
+from bm_env.engine.actions import action_str, parse_action
+from bm_env.engine.cards import cards_of, parse_card
+from bm_env.engine.deal import Deal
 
 
 def cards(text: str) -> list[int]:

@@ -29,7 +29,7 @@ import os
 import sys
 import time
 
-from bm_env.agents.checkpoint import CheckpointError
+from bm_env.agents import CheckpointError
 from bm_env.cli.args import Parser, add_version, output_dir
 from bm_env.config import ConfigError
 from bm_env.vector import UnsupportedRulesError

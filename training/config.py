@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from bm_env.config import ConfigError, from_mapping, load_config
-from bm_env.rules import Rules, RulesError, make_rules
+from bm_env.engine.rules import Rules, RulesError, make_rules
 
 
 @dataclass
@@ -25,7 +25,7 @@ class TrainConfig:
     """Settings of one ``bm-train`` run (see the module docstring for how they are read)."""
 
     # --- the game
-    preset: str = "black_maria"  # rules preset (bm_env.rules.PRESETS)
+    preset: str = "black_maria"  # rules preset (bm_env.engine.rules.PRESETS)
     players: int | None = None  # player count; None: the preset's default
     rules: dict = field(default_factory=dict)  # rules option overrides, e.g. {moon: shooter_minus}
 

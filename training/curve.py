@@ -2,17 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-
-
-def read_evaluations(run_dir: str) -> list[dict]:
-    path = os.path.join(run_dir, "evaluations.jsonl")
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
 
 def plot_curve(evaluations: list[dict], path: str, title: str) -> str:
     """Write the curve of ``evaluations`` (records of ``evaluations.jsonl``) to ``path``; returns ``path``."""

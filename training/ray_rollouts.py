@@ -23,7 +23,7 @@ import torch
 
 from bm_env.agents.checkpoint import PolicyNet
 from bm_env.config import ConfigError
-from bm_env.rules import Rules
+from bm_env.engine.rules import Rules
 
 from .config import TrainConfig
 from .ppo import Batch, ValueNet

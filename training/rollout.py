@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from bm_env.agents.checkpoint import PolicyNet, masked_logits
-from bm_env.rules import Rules
+from bm_env.engine.rules import Rules
 from bm_env.vector import VectorEngine
 
 from .ppo import Batch, ValueNet, policy_and_value, sample

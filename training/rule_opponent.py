@@ -6,7 +6,7 @@ training games (``rule_opponent``, ``rule_share`` in :mod:`training.config`) let
 policy learn its habits. The player is the very same code as the agent
 (:func:`~bm_env.agents.heuristic.choose` or :func:`~bm_env.agents.heuristic_v1.choose`);
 only its view of the position is read here from the engine's arrays instead of from a
-:class:`~bm_env.deal.Deal`, and a test checks both views agree at every step of played deals.
+:class:`~bm_env.engine.deal.Deal`, and a test checks both views agree at every step of played deals.
 
 It decides game by game in Python, which costs: one decision takes a few microseconds
 (about 30 times a decision of the policy network in a batch), so a share of 0.2 in
@@ -21,8 +21,8 @@ import numpy as np
 
 from bm_env.agents import heuristic, heuristic_v1
 from bm_env.config import ConfigError
-from bm_env.deal import PASS
-from bm_env.rules import Rules
+from bm_env.engine.deal import PASS
+from bm_env.engine.rules import Rules
 from bm_env.vector import VectorEngine
 
 #: The players that can sit at the engine's games, by agent spec.

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from bm_env import observation
-from bm_env.files import write_atomic
+from bm_env.engine.files import write_atomic
+from bm_env.env import observation
 
 FORMAT = "black-maria-training-state"
 FORMAT_VERSION = 1

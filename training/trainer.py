@@ -32,9 +32,9 @@ import numpy as np
 import torch
 import yaml
 
-from bm_env import observation
 from bm_env.agents.checkpoint import PolicyNet, load_checkpoint, save_checkpoint
 from bm_env.config import ConfigError
+from bm_env.env import observation
 from bm_env.vector import check_supported
 
 from .config import TrainConfig, config_from_dict

@@ -12,18 +12,22 @@ the same kind that reports keep apart.
 | ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
 | ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1``, ``random`` or a checkpoint path |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
+
+Only ``policy`` (and a pimc whose playouts a checkpoint plays) needs torch, and only it
+imports torch, when one is made: random, rule-based and search agents, and the evaluation
+harness that plays them, run without it. :mod:`.thoughts` is what an agent may say about a
+decision (an agent's optional ``explain()``, :mod:`.base`), which game records carry.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Rules
+from ..engine.rules import Rules
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .heuristic_v1 import HeuristicV1Agent
 from .pimc import PimcAgent, heuristic_playout, heuristic_v1_playout, random_playout
-from .policy import PolicyAgent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "heuristic", "heuristic_v1", "pimc", "policy")
@@ -54,6 +58,11 @@ def registered_agents() -> dict[str, Any]:
 
 class AgentSpecError(ValueError):
     """An agent spec that cannot be read, with the accepted forms."""
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used here, with the reason (raised by :mod:`.checkpoint`; defined here,
+    where torch is not needed, so that the command-line tools catch it without importing torch)."""
 
 
 def _value(name: str, key: str, text: str, typ) -> Any:
@@ -125,6 +134,8 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
     if name == "heuristic_v1":
         return HeuristicV1Agent(seed)
     if name == "policy":
+        from .policy import PolicyAgent  # torch is imported only where a network plays
+
         return PolicyAgent(params["path"], rules, params.get("greedy", True), seed)
     if rules is not None and rules.uses_extensions:
         raise AgentSpecError(
@@ -139,15 +150,17 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
     elif rollout == "random":
         playout = random_playout
     else:
+        from .policy import PolicyAgent
+
         playout = _policy_playout(PolicyAgent(rollout, rules, greedy=True, seed=seed))
     return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), playout, seed, rollout)
 
 
-def _policy_playout(agent: PolicyAgent):
+def _policy_playout(agent):
     """A playout that lets a network play every seat, each from its own observation."""
-    from ..deal import DONE
-    from ..infostate import information_state
-    from ..observation import encode
+    from ..engine.deal import DONE
+    from ..engine.infostate import information_state
+    from ..env.observation import encode
 
     def playout(deal, rng):
         while deal.phase != DONE:
@@ -157,5 +170,5 @@ def _policy_playout(agent: PolicyAgent):
     return playout
 
 
-__all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "HeuristicAgent", "HeuristicV1Agent", "PimcAgent", "PolicyAgent", "RandomAgent",
+__all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "CheckpointError", "HeuristicAgent", "HeuristicV1Agent", "PimcAgent", "RandomAgent",
            "make_agent", "parse_spec", "register_agent", "registered_agents"]

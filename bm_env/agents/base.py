@@ -1,11 +1,11 @@
 """The agent interface every player implements.
 
 An agent gets what its seat may know and nothing else: the observation vector, the int8
-action mask and the :class:`~bm_env.infostate.InfoState`; it returns an action id whose
+action mask and the :class:`~bm_env.engine.infostate.InfoState`; it returns an action id whose
 mask entry is 1. Rule-based and search agents read the information state, learned ones
 the vector. Agents that can act for many games at once also implement ``act_batch``;
 agents that can say how they chose implement ``explain()``, returning a
-:class:`~bm_env.thoughts.Thought` about their last ``act`` or None (game records carry it).
+:class:`~bm_env.agents.thoughts.Thought` about their last ``act`` or None (game records carry it).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..infostate import InfoState
+from ..engine.infostate import InfoState
 
 
 @runtime_checkable

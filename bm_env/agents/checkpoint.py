@@ -5,7 +5,7 @@ opening a file never runs code): the format name and version, the network's arch
 and weights, the rules (``Rules.to_dict()``), the observation layout version and size, the
 training step and optionally the resolved training config. :func:`load_checkpoint`
 refuses a file made for other rules or another observation layout, or a damaged one, with
-a message that says which. Files are written atomically (:func:`bm_env.files.write_atomic`).
+a message that says which. Files are written atomically (:func:`bm_env.engine.files.write_atomic`).
 """
 
 from __future__ import annotations
@@ -16,16 +16,13 @@ from typing import Any, Sequence
 import torch
 from torch import nn
 
-from .. import observation
-from ..files import write_atomic
-from ..rules import Rules, RulesError
+from ..engine.files import write_atomic
+from ..engine.rules import Rules, RulesError
+from ..env import observation
+from . import CheckpointError
 
 FORMAT = "black-maria-policy"
 FORMAT_VERSION = 1
-
-
-class CheckpointError(ValueError):
-    """A checkpoint that cannot be used here, with the reason."""
 
 
 def mlp(in_size: int, hidden: Sequence[int], out_size: int) -> nn.Sequential:

@@ -27,7 +27,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from ..files import write_atomic
+from ..engine.files import write_atomic
 from .checkpoint import PolicyNet, load_checkpoint, masked_logits
 
 class ExportError(RuntimeError):

@@ -8,7 +8,7 @@ the chance of winning it, minus the value of getting a dangerous card out of the
 All numbers come from the rules (card values, trumps, the clean-trick bonus), so the same
 player avoids Q♠ K♠ A♠ in Black Maria, hearts and Q♠ in American Hearts, and chases
 clean tricks with heart trumps in Petrone's game. What it does, and where the advice
-comes from (seed 000's tips, seed 003):
+comes from (the tips of the British rules, Pagat):
 
 * passing: the spade honours unless guarded by enough low spades, high hearts, the cards
   of a short suit it can void, high cards in general;
@@ -19,17 +19,17 @@ comes from (seed 000's tips, seed 003):
 * leading: low cards that cannot win much, low spades to flush Q♠ when it does not hold
   the K♠ or A♠, never into a suit someone has shown void in when points can be dumped;
 * keeping a low heart as a duck (low hearts are worth little to shed);
-* with partners (seed 003), no penalty card onto a trick the partner is winning, the safest
+* with partners (Pagat), no penalty card onto a trick the partner is winning, the safest
   cards passed across to the partner, and a point taken from the other team while it holds
   every penalty point so far (a team slam costs 26);
-* the decisions of the issue-6 rule systems: it never charges (Turbo Hearts) and never
+* the decisions of the extension rule systems: it never charges (Turbo Hearts) and never
   passes on unseen; it discards after taking a kitty as it would pass; as a moon shooter
   it adds to the others when that leaves it the lowest total, else subtracts.
 
 The decision reads only what its seat may know: its hand, the cards played, voids shown
 and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
 fast playouts (search players), :func:`view_from_info` from an
-:class:`~bm_env.infostate.InfoState`; both give the same view of the same seat.
+:class:`~bm_env.engine.infostate.InfoState`; both give the same view of the same seat.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
-from ..cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
-from ..deal import CHARGE, DISCARD, MOON, PASS, Deal
-from ..infostate import InfoState
-from ..rules import Rules
+from ..engine.actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
+from ..engine.cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
+from ..engine.deal import CHARGE, DISCARD, MOON, PASS, Deal
+from ..engine.infostate import InfoState
+from ..engine.rules import Rules, partner_of
 
 _SUIT_OF = tuple(c // NUM_RANKS for c in range(NUM_CARDS))
 _BELOW = tuple(SUIT_MASKS[c // NUM_RANKS] & ((1 << c) - 1) for c in range(NUM_CARDS))  # same suit, lower
@@ -123,9 +123,10 @@ def view_from_deal(deal: Deal) -> View:
     if deal.rules.teams != "none":
         if trick:
             best = _winner(trick, t.trumps)
-            partner_best = (deal.leader + trick.index(best)) % k == (p + 2) % k
+            partner_best = (deal.leader + trick.index(best)) % k == partner_of(p)
         pen = deal.penalty_taken
-        guard = pen[p] + pen[(p + 2) % 4] == 0 and pen[(p + 1) % 4] + pen[(p + 3) % 4] > 0
+        team = pen[p] + pen[partner_of(p)]
+        guard = team == 0 and sum(pen) - team > 0
     return View(t, "play", hand, deal.legal, tuple(trick), deal.led_suit if trick else -1, held & ~hand, later, 0,
                 partner_best, False, guard)
 

@@ -12,18 +12,18 @@ It never reads the real deal: :meth:`PimcAgent.act` receives the information sta
 Passing is left to the heuristic (the sources call it the key decision, and a pass
 search would need the other players' passes too). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
-replay; :mod:`bm_env.thoughts`).
+replay; :mod:`bm_env.agents.thoughts`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
-from ..deal import DONE, PASS, Deal, IllegalActionError, clone_deal
-from ..infostate import InfoState
-from ..thoughts import Thought
+from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
+from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
+from ..engine.infostate import InfoState
 from . import heuristic, heuristic_v1
+from .thoughts import Thought
 
 _SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
 
@@ -46,7 +46,7 @@ def inferred_voids(info: InfoState) -> tuple[int, ...]:
     """Voids by seat: those shown by not following suit, plus what a heart lead reveals.
 
     Where hearts must be broken, a heart led before any heart (or a breaking Q♠) was played
-    shows that the leader held nothing but hearts (seed 000), so they are void in the
+    shows that the leader held nothing but hearts (the British rules), so they are void in the
     other three suits from then on.
     """
     voids = list(info.voids)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..infostate import InfoState
+from ..engine.infostate import InfoState
 
 
 class RandomAgent:

@@ -39,7 +39,7 @@ SECTIONS: tuple[Section, ...] = (
 
 
 #: Rules the presets do not show, timed beside every preset at its default player count:
-#: American Hearts with seed 003's kitty for 3 and 5 players (to the first trick's taker).
+#: American Hearts with Pagat's kitty for 3 and 5 players (to the first trick's taker).
 KITTY_TABLES = ((3, {"kitty": "first_trick"}), (5, {"kitty": "first_trick"}))
 
 

@@ -15,8 +15,8 @@ import itertools
 
 import numpy as np
 
-from ..deal import DONE, Deal, deal_cards, pass_direction_for
-from ..rules import make_rules
+from ..engine.deal import DONE, Deal, deal_cards, pass_direction_for
+from ..engine.rules import make_rules
 from .engine import time_deals
 
 TARGET_HEURISTIC = 5_000

@@ -1,6 +1,6 @@
 """Benchmark of the reference engine: random-play deals per second for every preset.
 
-Each deal is shuffled and dealt (:func:`~bm_env.deal.deal_cards`), passed as the preset's
+Each deal is shuffled and dealt (:func:`~bm_env.engine.deal.deal_cards`), passed as the preset's
 cycle says (so a quarter of American Hearts deals pass nothing), and played to the end.
 Every decision is chosen by ``random.Random(seed).randrange`` over the legal cards
 (``cards_of(deal.legal)``): a cheap seeded chooser, so the figure is the engine's cost and
@@ -19,9 +19,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import cards_of
-from ..deal import DONE, Deal, deal_cards, pass_direction_for
-from ..rules import PRESETS, make_rules
+from ..engine.cards import cards_of
+from ..engine.deal import DONE, Deal, deal_cards, pass_direction_for
+from ..engine.rules import PRESETS, make_rules
 
 CHOOSER = ("random.Random(seed).randrange over cards_of(legal); dealing and passing included; "
            "one core, per CPU-second")
@@ -82,7 +82,8 @@ def run(quick: bool) -> list[dict]:
     seconds = 0.25 if quick else 2.0
     deals_per_second("black_maria", seconds=0.1)  # warm-up
     rows = []
-    for preset, (_, n, _, _) in PRESETS.items():
+    for preset in PRESETS:
+        n = PRESETS[preset].default_players
         r = deals_per_second(preset, n, seconds=seconds)
         note = f"{r['decisions_per_s']:,.0f} decisions/s, {r['us_per_decision']:.1f} µs/decision; {CHOOSER}"
         if preset == "black_maria" and n == 3:

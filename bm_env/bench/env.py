@@ -2,7 +2,7 @@
 
 Both loops read the observation and the action mask at every decision and pick an action
 with the same cheap seeded chooser: a pre-drawn random integer modulo the number of legal
-actions (``mask.nonzero()[0]``), far cheaper than ``rng.choice`` (PERFORMANCE.md). A
+actions (``mask.nonzero()[0]``), far cheaper than ``rng.choice`` (``docs/performance.md``). A
 decision is a pass pick or a card played; OpenSpiel's chance steps (the deal, the pass
 direction) are played in its loop but not counted. :func:`run` returns rows for ``bm-bench``:
 every preset at its default player count (one-deal episodes), black_maria's whole matches,
@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ..black_maria_v0 import env as make_env
-from ..rules import PRESETS
+from ..engine.rules import PRESETS
 from . import KITTY_TABLES, rounds_row
 
 
@@ -94,8 +94,8 @@ def run(quick: bool) -> list[dict]:
         return lambda d, r: time_env(d, r, rules=preset, num_players=n, **options)
 
     # Every preset at its default player count, black_maria's match episodes, the kitties, OpenSpiel.
-    contenders = [(f"env {preset} {n}p (deal episodes)", deals_of(preset, n))
-                  for preset, (_, n, _, _) in PRESETS.items()]
+    contenders = [(f"env {name} {preset.default_players}p (deal episodes)", deals_of(name, preset.default_players))
+                  for name, preset in PRESETS.items()]
     contenders.insert(1, ("env black_maria 3p (match episodes)", deals_of("black_maria", 3, episode="match")))
     contenders += [(f"env american_hearts {n}p kitty={kw['kitty']} (deal episodes)",
                     deals_of("american_hearts", n, **kw)) for n, kw in KITTY_TABLES]

@@ -18,7 +18,7 @@ import tracemalloc
 
 import numpy as np
 
-from ..rules import PRESETS, make_rules
+from ..engine.rules import PRESETS, make_rules
 from ..vector import VectorEngine
 from . import KITTY_TABLES, rounds_row
 
@@ -76,7 +76,7 @@ def run(quick: bool) -> list[dict]:
         budget = decisions if batch >= 1024 else decisions // (400 if batch == 1 else 40)
         rows.append(row(f"vector black_maria 3p batch {batch}", "black_maria", 3, batch, budget))
     # Every preset at its default player count (black_maria's is above), a few other counts, the kitties.
-    tables = [(preset, n) for preset, (_, n, _, _) in PRESETS.items() if preset != "black_maria"]
+    tables = [(name, preset.default_players) for name, preset in PRESETS.items() if name != "black_maria"]
     tables += [("black_maria", 4), ("black_maria", 7), ("dirty_lady", 4), ("spot_hearts", 5), ("cancellation", 7)]
     for preset, n in tables:
         rows.append(row(f"vector {preset} {n}p batch 4096", preset, n, 4096, decisions))

@@ -12,13 +12,12 @@ import sys
 
 import numpy as np
 
-from ..agents import AgentSpecError, make_agent
-from ..agents.checkpoint import CheckpointError
-from ..cards import card_pretty, cards_of, format_hand
+from ..agents import AgentSpecError, CheckpointError, make_agent
+from ..engine.cards import card_pretty, cards_of, format_hand
+from ..engine.match import Match
+from ..engine.rules import PRESETS, RulesError, make_rules
 from ..evaluation import league
 from ..evaluation.play import agent_action
-from ..match import Match
-from ..rules import PRESETS, RulesError, make_rules
 from .args import Parser, add_version, non_negative_int, positive_int
 
 

@@ -29,10 +29,9 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 
-from ..agents import AgentSpecError
-from ..agents.checkpoint import CheckpointError
+from ..agents import AgentSpecError, CheckpointError
 from ..config import ConfigError, load_config
-from ..rules import PRESETS, RulesError, make_rules
+from ..engine.rules import PRESETS, RulesError, make_rules
 from .args import Parser, add_version, non_negative_int, output_dir, positive_int, recheck
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..agents.checkpoint import CheckpointError
+from ..agents import CheckpointError
 from .args import Parser, add_version, output_file
 
 

@@ -21,18 +21,17 @@ import sys
 import time
 from typing import TextIO
 
-from ..agents import AgentSpecError, make_agent
-from ..agents.checkpoint import CheckpointError
+from ..agents import AgentSpecError, CheckpointError, make_agent
 from ..agents.shipped import shipped_spec
-from ..actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON, parse_action
-from ..cards import ACCEPTED_FORMS, SUIT_LETTERS, SUIT_SYMBOLS, card_pretty, format_hand
-from ..deal import CHARGE, DISCARD, MOON, PASS
+from ..agents.thoughts import ThoughtLog
+from ..engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON, parse_action
+from ..engine.cards import ACCEPTED_FORMS, SUIT_LETTERS, SUIT_SYMBOLS, card_pretty, format_hand
+from ..engine.deal import CHARGE, DISCARD, MOON, PASS
+from ..engine.explain import why_illegal
+from ..engine.record import write_record
+from ..engine.rules import PRESETS, Rules, RulesError
 from ..env.aec import BlackMariaEnv
 from ..env.render import actions_text, cards_text, seat_name
-from ..explain import why_illegal
-from ..record import write_record
-from ..rules import PRESETS, Rules, RulesError
-from ..thoughts import ThoughtLog
 from .args import Parser, add_version, non_negative_float, non_negative_int, output_file, positive_int
 
 #: Suit symbols as letters, for a terminal that cannot print them.

@@ -6,7 +6,7 @@ Examples::
     bm-replay game.json --html seat0.html --seat 0   # only what player_0 may know, nothing else inside
 
 The record is any deal or match record (``bm-play --record``, ``bm-eval --record-games``,
-:func:`bm_env.record.write_record`); it is replayed and checked first, and a record that
+:func:`bm_env.engine.record.write_record`); it is replayed and checked first, and a record that
 does not replay is refused with the place where it goes wrong. See
 :mod:`bm_env.pictures.replay` for the page and its hidden-information rule.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..engine.record import RecordError, load_record
 from ..pictures import write_replay
-from ..record import RecordError, load_record
 from .args import Parser, add_version
 
 

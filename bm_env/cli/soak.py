@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from ..rules import PRESETS
+from ..engine.rules import PRESETS
 from ..soak import SoakResult, soak
 from .args import Parser, add_version, comma_list, non_negative_int, positive_int
 

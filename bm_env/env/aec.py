@@ -1,14 +1,14 @@
-"""The PettingZoo AEC environment: a thin adapter that steps the :class:`~bm_env.match.Match` engine.
+"""The PettingZoo AEC environment: a thin adapter that steps the :class:`~bm_env.engine.match.Match` engine.
 
 Agents are ``player_0`` .. ``player_{n-1}`` (match seats, clockwise). ``agent_selection``
 follows the engine's decision order: every player's pass picks (eldest hand first, one
 card per decision), then the tricks. Observations are
 ``{"observation": int8 vector, "action_mask": int8 vector}``; the vector is exactly
 ``observation.encode(information_state(...))`` of the observing seat, kept up to date in
-place by :class:`~bm_env.env.tracker.ObservationTracker` (and, for rules with the issue-6
+place by :class:`~bm_env.env.tracker.ObservationTracker` (and, for rules with the extension
 options, :class:`~bm_env.env.feature_tracker.FeatureTracker`): no decision of any preset
 calls the reference encoder. The mask holds the legal actions of the acting player (the
-extra decision ids of :mod:`bm_env.actions` included) and is all zeros for everyone else.
+extra decision ids of :mod:`bm_env.engine.actions` included) and is all zeros for everyone else.
 
 Episodes: ``episode="deal"`` (default) is one deal of a fresh match; across resets the
 dealer moves clockwise and the pass direction follows the rules' cycle, as deal ``i`` of a
@@ -17,7 +17,7 @@ In a tie-break deal among some players (Black Maria's rule), the other players s
 ``agents`` but are never selected and get reward 0 for that deal; their observation shows
 the deal as a spectator sees it.
 
-Rewards come at the end of each deal from :func:`bm_env.rewards.deal_rewards`. At the end
+Rewards come at the end of each deal from :func:`bm_env.env.rewards.deal_rewards`. At the end
 of a deal ``infos[agent]`` holds ``deal_score``, ``match_score`` and ``deals_played`` (and
 ``winners`` once the match is decided) until the next step; nothing else, and nothing hidden.
 
@@ -35,15 +35,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, card_str, mask_of, parse_card
-from ..deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
-from ..infostate import InfoState, information_state
-from ..match import Match
-from ..observation import LAYOUT_VERSION, size_for
-from ..rewards import REWARD_MODES, deal_rewards
-from ..rules import OPTION_NAMES, Rules, make_rules
+from ..engine.cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, card_str, mask_of, parse_card
+from ..engine.deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
+from ..engine.infostate import InfoState, information_state
+from ..engine.match import Match
+from ..engine.rules import OPTION_NAMES, Rules, make_rules
 from .feature_tracker import FeatureTracker
+from .observation import LAYOUT_VERSION, size_for
 from .render import render_table
+from .rewards import REWARD_MODES, deal_rewards
 from .tracker import ObservationTracker
 
 EPISODES = ("deal", "match")
@@ -144,7 +144,7 @@ class BlackMariaEnv(AECEnv):
         if not isinstance(reward_normalise, bool):
             raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
         n = self.rules.num_players
-        # Rules with issue-6 options (extra phases, two decks, teams...) keep their extra parts
+        # Rules with extension options (extra phases, two decks, teams...) keep their extra parts
         # with the FeatureTracker; the classic presets need only the plain tracker's few events.
         # Only those options add decisions beyond the 52 cards, which the plain path relies on.
         self._plain = not self.rules.uses_extensions
@@ -170,7 +170,7 @@ class BlackMariaEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
         self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
-        # The mask's cells after the 52 cards: the extra decisions (bm_env.actions) these rules use.
+        # The mask's cells after the 52 cards: the extra decisions (bm_env.engine.actions) these rules use.
         self._no_extras = np.zeros(num_actions - NUM_CARDS, dtype=np.int8)
         self._num_actions = num_actions
         self._rng: np.random.Generator | None = None
@@ -385,7 +385,7 @@ class BlackMariaEnv(AECEnv):
         return {"observation": tracker.rows[seat].copy(), "action_mask": mask}
 
     def information_state(self, agent: str) -> InfoState:
-        """What ``agent`` may know now, as the engine's :class:`~bm_env.infostate.InfoState`."""
+        """What ``agent`` may know now, as the engine's :class:`~bm_env.engine.infostate.InfoState`."""
         return information_state(self._deal, self._seat(agent), self.match.totals, self.match.deals_played)
 
     def state(self) -> np.ndarray:

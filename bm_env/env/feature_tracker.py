@@ -1,7 +1,7 @@
-"""The incremental observation of the issue-6 rule systems: charges, kitties, two decks, teams.
+"""The incremental observation of the extension rule systems: charges, kitties, two decks, teams.
 
 :class:`FeatureTracker` extends :class:`~bm_env.env.tracker.ObservationTracker` to the
-parts :func:`bm_env.observation.layout` appends for these rules, and to what they change
+parts :func:`bm_env.env.observation.layout` appends for these rules, and to what they change
 in the classic parts: card planes that count copies (two decks), pass picks that each
 have their own receiver (scatter) or that reach someone further on (passing on), tricks
 left on the table (Cancellation), a seat playing twice to a boosted trick, points taken
@@ -24,11 +24,11 @@ from typing import Iterable
 
 import numpy as np
 
-from ..actions import CHARGE_CARD, CHARGE_DONE, CHARGEABLE, PASS_ON
-from ..cards import NUM_CARDS, NUM_RANKS
-from ..deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
-from ..observation import EXTRA_PHASES, features
-from ..rules import SCATTER, Rules
+from ..engine.actions import CHARGE_CARD, CHARGE_DONE, CHARGEABLE, PASS_ON
+from ..engine.cards import NUM_CARDS, NUM_RANKS
+from ..engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
+from ..engine.rules import SCATTER, Rules
+from .observation import EXTRA_PHASES, features
 from .tracker import ObservationTracker, _put_number
 
 
@@ -46,7 +46,7 @@ _EXTRA_CELLS = {ph: tuple(int(ph == x) for x in EXTRA_PHASES) for ph in (PASS, P
 
 
 class FeatureTracker(ObservationTracker):
-    """One observation row per match seat for rules with issue-6 options (see the module docstring)."""
+    """One observation row per match seat for rules with extension options (see the module docstring)."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -3,7 +3,7 @@
 The observation is the learning seat's int8 vector; the legal actions come from
 :meth:`SingleAgentEnv.action_masks` (the method MaskablePPO-style learners call) and from
 ``info["action_mask"]``. The reward of a step is what the learning seat earned between its
-decisions (deal rewards, see :mod:`bm_env.rewards`).
+decisions (deal rewards, see :mod:`bm_env.env.rewards`).
 
 ``opponents`` names the other seats' players the way every tool does: an agent spec
 (``"heuristic"``, ``"policy:checkpoints/black_maria_3p.pt"``, see :mod:`bm_env.agents`), a

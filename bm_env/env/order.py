@@ -2,7 +2,7 @@
 
 PettingZoo's stock ``OrderEnforcingWrapper`` reaches ``agent_selection``, ``agents``,
 ``rewards`` ... through ``__getattr__``, which costs several microseconds per decision
-(PERFORMANCE.md: 78,000 vs 50,000 decisions/s). This subclass keeps its behaviour (errors
+(``docs/performance.md``: 78,000 vs 50,000 decisions/s). This subclass keeps its behaviour (errors
 on step, observe, state, render or agent_iter before reset; attribute errors before reset;
 a warning on step once every agent is done; the "step or reset in an agent_iter loop"
 check) but exposes those attributes as properties and talks to the wrapped environment

@@ -1,6 +1,6 @@
 """The table as text, from one seat's point of view.
 
-It reads an :class:`~bm_env.infostate.InfoState` only, so it can show nothing that seat
+It reads an :class:`~bm_env.engine.infostate.InfoState` only, so it can show nothing that seat
 may not know; other hands appear only when the caller passes them in ``reveal``. The
 environment's ``render()`` and the terminal game both use it.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..actions import CHARGE_CARD, action_str
-from ..cards import NUM_CARDS, SUIT_SYMBOLS, card_pretty, format_hand
-from ..infostate import InfoState
+from ..engine.actions import CHARGE_CARD, action_str
+from ..engine.cards import NUM_CARDS, SUIT_SYMBOLS, card_pretty, format_hand
+from ..engine.infostate import InfoState
 
 
 def seat_name(seat: int, me: int | None = None) -> str:

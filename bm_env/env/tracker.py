@@ -1,6 +1,6 @@
 """Every seat's observation vector, kept up to date in place one move at a time.
 
-Rebuilding an observation with :func:`bm_env.observation.encode` costs about 40 µs; a
+Rebuilding an observation with :func:`bm_env.env.observation.encode` costs about 40 µs; a
 move changes only a handful of cells (the mover's hand, one "played" and one "trick"
 cell per observer, a void, a points counter). The environment therefore keeps every
 seat's int8 row in one flat ``bytearray`` (which :attr:`ObservationTracker.obs` views as
@@ -8,7 +8,7 @@ an ``(n, size)`` numpy array) and writes just those cells. A bytearray item writ
 cheapest cell write Python has (several times cheaper than a numpy one; runs of cells,
 such as a trick's planes cleared at its end, go through a memoryview of the same bytes,
 whose slice writes are cheaper still), and the flat positions of the cells each event
-sets are worked out once, by part name from :func:`bm_env.observation.offsets`, so a
+sets are worked out once, by part name from :func:`bm_env.env.observation.offsets`, so a
 move costs one short loop of item writes. A bytearray holds bytes, so a negative number
 is written as its two's-complement byte, which numpy reads back as the same int8.
 
@@ -18,7 +18,7 @@ every preset and player count.
 
 All positions below are match seats; the tracker maps a deal's positions to seats with
 ``deal.seats`` (a tie-break deal among some players has fewer positions than seats).
-Rules with the issue-6 options (charges, kitties, two decks...) use the subclass
+Rules with the extension options (charges, kitties, two decks...) use the subclass
 :class:`~bm_env.env.feature_tracker.FeatureTracker`, which keeps their parts too.
 """
 
@@ -28,10 +28,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
-from ..deal import PASS, PLAY, Deal
-from ..observation import encode_rules, features, offsets, size, split_number
-from ..rules import Rules
+from ..engine.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
+from ..engine.deal import PASS, PLAY, Deal
+from ..engine.rules import Rules
+from .observation import encode_rules, features, offsets, size, split_number
 
 
 def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deal import deal_cards, pass_direction_for
-from ..rules import Rules
+from ..engine.deal import deal_cards, pass_direction_for
+from ..engine.rules import Rules
 
 BOARD_SET_VERSION = 1
 

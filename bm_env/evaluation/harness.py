@@ -22,8 +22,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..agents import make_agent, parse_spec, register_agent, registered_agents
-from ..match import Match
-from ..rules import Rules
+from ..engine.match import Match
+from ..engine.rules import Rules
 from .boards import BOARD_SET_VERSION, make_board
 from .play import agent_action, play_deal, rotation_seating
 from .statistics import mean_ci

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rules import Rules
+from ..engine.rules import Rules
 from .harness import check_agents, evaluate
 from .statistics import bradley_terry, elo_ratings
 

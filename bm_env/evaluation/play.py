@@ -2,18 +2,18 @@
 
 Agents see only their seat's information state (and its observation vector when they
 declare ``needs_observation``); an illegal action is never replaced: the engine raises
-:class:`~bm_env.deal.IllegalActionError` naming the player, the card and the legal cards.
+:class:`~bm_env.engine.deal.IllegalActionError` naming the player, the card and the legal cards.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from ..deal import DONE, Deal
-from ..infostate import information_state
-from ..observation import encode
-from ..rules import Rules
-from ..thoughts import ThoughtLog
+from ..agents.thoughts import ThoughtLog
+from ..engine.deal import DONE, Deal
+from ..engine.infostate import information_state
+from ..engine.rules import Rules
+from ..env.observation import encode
 from .boards import Board
 
 

@@ -19,10 +19,10 @@ from typing import Sequence
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.thoughts import ThoughtLog
+from ..engine.record import deal_record, write_record
+from ..engine.rules import Rules
 from ..pictures import write_replay
-from ..record import deal_record, write_record
-from ..rules import Rules
-from ..thoughts import ThoughtLog
 from .boards import make_board
 from .harness import EvalResult, seat_agents
 from .play import play_board, rotation_seating

@@ -1,6 +1,6 @@
 """The table as one SVG picture, from one seat's view or with every hand shown.
 
-A seat's picture is drawn from that seat's :class:`~bm_env.infostate.InfoState` alone, as
+A seat's picture is drawn from that seat's :class:`~bm_env.engine.infostate.InfoState` alone, as
 the text renderer is (:mod:`bm_env.env.render`), so it cannot show another seat's unplayed
 cards: other hands are face-down backs with their count, and the only other cards shown
 before they are played are those this seat passed to a player who still holds them (the
@@ -31,17 +31,17 @@ from functools import lru_cache
 from html import escape
 from typing import Sequence
 
-from ..actions import action_str
-from ..cards import (DIAMONDS, HEARTS, NUM_CARDS, RANK_LETTERS, SUIT_SYMBOLS, card_str, cards_of, rank_of,
-                     suit_of)
-from ..deal import DONE, PASS, Deal
-from ..infostate import InfoState
-from ..rules import PRESETS, Rules, RulesError, make_rules
+from ..engine.actions import action_str
+from ..engine.cards import (DIAMONDS, HEARTS, NUM_CARDS, RANK_LETTERS, SUIT_SYMBOLS, card_str, cards_of, rank_of,
+                            suit_of)
+from ..engine.deal import DONE, PASS, Deal
+from ..engine.infostate import InfoState
+from ..engine.rules import PRESETS, Rules, RulesError, make_rules
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 FELT, FELT_EDGE, PANEL, ACTING = "#2f6f4e", "#1f4d36", "#f4f1e8", "#f2b705"
 INK, RED, MUTED, BACK = "#1b1b1b", "#c62828", "#5f6b66", "#34508a"
-SUIT_ORDER = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs, as :func:`bm_env.cards.format_hand`
+SUIT_ORDER = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs, as :func:`bm_env.engine.cards.format_hand`
 HEADER = 70  # height of the header
 BOTTOM = 160  # height of the viewer's strip: its panel line and its hand
 BIG = (46, 66)  # the viewer's cards
@@ -85,8 +85,8 @@ def canvas_size(num_seats: int) -> tuple[int, int]:
 @lru_cache(maxsize=64)
 def rules_label(rules: Rules) -> str:
     """The preset the rules are (``"black_maria"``), or ``"custom rules"``."""
-    for name, (_, _, counts, _) in PRESETS.items():
-        if rules.num_players in counts:
+    for name, preset in PRESETS.items():
+        if rules.num_players in preset.player_counts:
             try:
                 if make_rules(name, rules.num_players) == rules:
                     return name

@@ -1,9 +1,9 @@
 """The vector engine: many single deals as numpy arrays, stepped together for self-play.
 
 :class:`VectorEngine` gives, for the acting player of every game, the observation and
-mask of :mod:`bm_env.observation` (the environment's layout), and refuses at
+mask of :mod:`bm_env.env.observation` (the environment's layout), and refuses at
 construction any rules option it does not play (:func:`check_supported`). Rules with
-the issue-6 options (charging, boosts, kitties, scatter and optional passes, the moon
+the extension options (charging, boosts, kitties, scatter and optional passes, the moon
 choice and the sun, teams, two decks) get its subclass
 :class:`~bm_env.vector.extended.ExtendedEngine` from the same constructor, with the extra
 decision ids in the masks.

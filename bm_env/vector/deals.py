@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import cards_of
-from ..rules import Rules
+from ..engine.cards import cards_of
+from ..engine.rules import Rules
 
 _CARD_BITS = np.uint32(6)  # card ids are below 64
 _CARD = np.uint32(63)

@@ -1,4 +1,4 @@
-"""Observation vectors and action masks of many games, in the layout of :mod:`bm_env.observation`.
+"""Observation vectors and action masks of many games, in the layout of :mod:`bm_env.env.observation`.
 
 The layout puts the card planes first, then the one-cell flags, then the numbers. Every
 plane and flag of a game is written as one bit of a packed byte row, straight into
@@ -12,7 +12,7 @@ observation rows; the numbers follow in one pass over the rows (those that chang
 a deal, then the constant ones, kept in place in a scratch block). Masks are packed the
 same way, two games per 13 bytes, so that their ``np.unpackbits`` is the ``[N, 52]``
 rows. Nothing is copied cell by cell and no row-sized temporary is built: that is what
-makes the engine fast (``shared/PERFORMANCE.md``); so is the count of numpy calls, which
+makes the engine fast (``docs/performance.md``); so is the count of numpy calls, which
 each cost microseconds whatever the batch.
 """
 
@@ -22,10 +22,10 @@ import sys
 
 import numpy as np
 
-from .. import observation as ref_obs
-from ..deal import Deal, deal_cards
-from ..infostate import information_state
-from ..rules import Rules
+from ..engine.deal import Deal, deal_cards
+from ..engine.infostate import information_state
+from ..engine.rules import Rules
+from ..env import observation as ref_obs
 
 _ONE = np.uint64(1)
 #: Parts of the flag group that are the same in every deal the vector engine plays.

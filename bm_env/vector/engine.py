@@ -24,9 +24,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
-from ..deal import IllegalActionError
-from ..rules import SCATTER, Rules, direction_offset
+from ..engine.cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
+from ..engine.deal import IllegalActionError
+from ..engine.rules import SCATTER, Rules, direction_offset
 from .deals import DealSource
 from .encoder import Encoder, number_cells
 from .popcount import bitwise_count
@@ -55,12 +55,12 @@ class VectorEngine:
     """``batch_size`` games of ``rules`` stepped together; see the module docstring.
 
     ``reset`` and ``step`` return new arrays each call, which the caller may keep or modify.
-    ``reward`` is a mode of :mod:`bm_env.rewards` (``score`` or ``zero_sum``, optionally
+    ``reward`` is a mode of :mod:`bm_env.env.rewards` (``score`` or ``zero_sum``, optionally
     ``normalise``d). ``final_observations=True`` keeps, for every game whose deal ends in a
     step, the observation of the seat that played the last card (phase "done") in row
     ``g`` of :attr:`final_obs`; rows of other games hold older deals' ends.
 
-    Rules with the issue-6 options (``Rules.uses_extensions``) build an
+    Rules with the extension options (``Rules.uses_extensions``) build an
     :class:`~bm_env.vector.extended.ExtendedEngine`, a subclass with the same interface.
     """
 
@@ -511,7 +511,7 @@ class VectorEngine:
         return scores.T, rewards.T
 
     def _compute_legal(self) -> None:
-        """The legal set of the acting seat of every game (``shared/RULES.md``, as :class:`~bm_env.deal.Deal`)."""
+        """The legal set of the acting seat of every game (``docs/rules.md``, as :class:`~bm_env.engine.deal.Deal`)."""
         N = self.num_envs
         self._own = self.to_act * N + self._g  # flat index of the acting seat in per-seat arrays
         hand = self.hands.reshape(-1)[self._own]

@@ -1,4 +1,4 @@
-"""The vector engine for the issue-6 rule systems: extra decisions, kitties, boosts, teams, two decks.
+"""The vector engine for the extension rule systems: extra decisions, kitties, boosts, teams, two decks.
 
 ``VectorEngine(rules, ...)`` builds an :class:`ExtendedEngine` when the rules use one of
 those options (``Rules.uses_extensions``); the classic presets keep the base class, whose
@@ -16,18 +16,19 @@ the trick's length; the kitty, its taker and the taker's discards; the tricks ea
 won (the sun); the moon's shooter. With two decks (Cancellation) every card set has a
 second mask of the cards held twice, and a trick whose led-suit cards all cancel waits
 on the table (``pending``) for the next winner. The rules are those of
-:class:`~bm_env.deal.Deal`, which the differential tests hold this engine to, step by step.
+:class:`~bm_env.engine.deal.Deal`, which the differential tests hold this engine to, step by step.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..actions import CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str
-from ..cards import (ACE_HEARTS, ACE_SPADES, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS, QUEEN_SPADES,
-                     SPADES, SUIT_MASKS, TEN_CLUBS, cards_of)
-from ..deal import IllegalActionError
-from ..rules import SCATTER, Rules, scatter_offsets
+from ..engine.actions import (CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, MOON_ADD, MOON_SUBTRACT, PASS_ON,
+                             action_str)
+from ..engine.cards import (ACE_HEARTS, ACE_SPADES, CLUBS, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS,
+                            QUEEN_SPADES, SPADES, SUIT_MASKS, TEN_CLUBS, cards_of)
+from ..engine.deal import IllegalActionError
+from ..engine.rules import SCATTER, Rules, partner_of, scatter_offsets
 from .encoder import number_cells
 from .engine import PASSING, PLAYING, VectorEngine
 from .feature_encoder import FeatureEncoder, PHASE_CODES
@@ -37,9 +38,9 @@ CHARGING, DISCARDING, CHOOSING, DONE = (PHASE_CODES.index(p) for p in ("charge",
 _U = np.uint64
 _ZERO = _U(0)
 _ONE = _U(1)
-_CHUNK = _U(0x1FFF)  # the 13 cards of a suit
+_CHUNK = _U((1 << NUM_RANKS) - 1)  # the 13 cards of a suit, shifted down to bits 0..12
 _SUIT_SHIFTS = [_U(NUM_RANKS * s) for s in range(4)]
-_CLUBS = _U(SUIT_MASKS[0])
+_CLUBS = _U(SUIT_MASKS[CLUBS])
 _HEARTS = _U(SUIT_MASKS[HEARTS])
 #: By action id (extras included, whose entries are never used): its suit, whether it is a nine.
 _SUIT = np.minimum(np.arange(64) // NUM_RANKS, 3)
@@ -73,7 +74,7 @@ def _mask_sum(table: np.ndarray, masks: np.ndarray) -> np.ndarray:
 
 
 class ExtendedEngine(VectorEngine):
-    """:class:`~bm_env.vector.engine.VectorEngine` for rules with issue-6 options (see the module docstring)."""
+    """:class:`~bm_env.vector.engine.VectorEngine` for rules with extension options (see the module docstring)."""
 
     _encoder_class = FeatureEncoder
 
@@ -103,7 +104,7 @@ class ExtendedEngine(VectorEngine):
             self._charge_bits = np.array([[(1 << 4 * s + j) | (1 << 4 * s + j + 4 * n) for j in range(4)] + [0]
                                           for s in range(n)], dtype=np.uint64)  # [seat, charge id - 52]
         self._chargeable = np.array([1 << c for c in CHARGEABLE] + [0], dtype=np.uint64)  # by charge id - 52
-        self._partner = (np.arange(n) + 2) % n
+        self._partner = partner_of(np.arange(n)) if rules.teams != "none" else None
         self._break_bits = np.concatenate([self._break_bits, np.zeros(64 - NUM_CARDS, dtype=np.uint64)])
 
         u64 = lambda *shape: np.zeros(shape + (N,), dtype=np.uint64)  # noqa: E731
@@ -332,7 +333,7 @@ class ExtendedEngine(VectorEngine):
 
     def _charge_step(self, games, c, card, me):
         """Charges (a card exposed) and ends of charging; after the last seat, play begins."""
-        n, N = self.n, self.num_envs
+        N = self.num_envs
         j = c - CHARGE_IDS[0]  # 0..3 a card, 4 the end of charging
         self.charged.reshape(-1)[me * N + games] |= self._chargeable[j]
         self.charged_word[games] |= self._charge_bits[me, j]
@@ -343,7 +344,7 @@ class ExtendedEngine(VectorEngine):
         if last.any():
             g = games[last]
             charged = np.bitwise_or.reduce(self.charged[:, g], axis=0)
-            # seed 003: a charged A♥ doubles every heart, a charged Q♠ or J♦ itself; a charged 10♣ quadruples.
+            # Pagat: a charged A♥ doubles every heart, a charged Q♠ or J♦ itself; a charged 10♣ quadruples.
             doubled = (charged & (_QS | _U(1 << JACK_DIAMONDS)))
             doubled |= np.where((charged >> _U(ACE_HEARTS)) & _ONE != 0, _HEARTS, _ZERO)
             self.doubled[g] = doubled
@@ -380,7 +381,7 @@ class ExtendedEngine(VectorEngine):
             tb = tb[(leader + np.arange(n)[:, None]) % n, np.arange(k)]
         key = _HIGHEST[((tb >> (NUM_RANKS * self.led[games]).astype(np.uint64)) & _CHUNK).astype(np.int64)]
         twice = None
-        if self._two:  # seed 000: identical cards cancel each other for winning
+        if self._two:  # the British rules: identical cards cancel each other for winning
             twice = self.trick_twice[games]
             key = np.where((tb & twice) != 0, -1, key)
         if self.rules.trumps == "hearts":
@@ -500,7 +501,6 @@ class ExtendedEngine(VectorEngine):
     def _tricks_over(self, games: np.ndarray):
         """Every trick of ``games`` is played: the untaken kitty, the moon; returns the deals that end
         now (and no choice), or None when every one waits for its shooter's choice."""
-        n = self.n
         if self.kitty_size:
             left = games[self.kitty_taker[games] < 0]  # first_point and no point taken: the last trick's winner
             if left.size:
@@ -523,7 +523,7 @@ class ExtendedEngine(VectorEngine):
 
     def _shooters(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Position of each game's moon (or sun) shooter, -1 where none, and what the shot is worth
-        (as :func:`bm_env.scoring.moon_shooter`)."""
+        (as :func:`bm_env.engine.scoring.moon_shooter`)."""
         k = games.size
         shooter = np.full(k, -1, dtype=np.int64)
         total = self.deal_penalty[games].astype(np.int32)
@@ -594,7 +594,7 @@ class ExtendedEngine(VectorEngine):
             self.kitty[:, games] = rows[:, n * self.decks:].T
         held = np.bitwise_or.reduce(rows[:, :n], axis=1)
         low = held & _CLUBS
-        self.lowest_club[games] = low & (~low + _ONE)  # seed 003: the lowest club dealt leads (the kitty apart)
+        self.lowest_club[games] = low & (~low + _ONE)  # Pagat: the lowest club dealt leads (the kitty apart)
         super()._start_deals(games, dealers, directions, rows[:, :n])
         scattering = games[self.scatter_deal[games]]
         if scattering.size:  # every other player receives part of a scatter pass

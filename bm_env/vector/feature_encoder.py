@@ -1,8 +1,8 @@
-"""Observation rows of the issue-6 rule systems: the classic encoder plus the appended parts.
+"""Observation rows of the extension rule systems: the classic encoder plus the appended parts.
 
 :class:`FeatureEncoder` builds on :class:`~bm_env.vector.encoder.Encoder`: the classic
 parts come out of the same packed rows and one ``np.unpackbits``; the parts that
-:func:`bm_env.observation.layout` appends for these rules lie in the run of cells the
+:func:`bm_env.env.observation.layout` appends for these rules lie in the run of cells the
 classic encoder copies after the numbers (its "tail"), so they are written there first,
 a small table lookup or bit unpacking per part. Three classic parts change meaning:
 the cards a seat passed can go to several receivers (a scatter pass) or further on
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import observation as ref_obs
-from ..cards import NUM_CARDS
-from ..rules import Rules
+from ..engine.cards import NUM_CARDS
+from ..engine.rules import Rules
+from ..env import observation as ref_obs
 from .encoder import Encoder
 
 #: Phase codes of the extended engine (passing, playing, charging, discarding, the moon
@@ -38,7 +38,7 @@ def unpack_planes(masks: np.ndarray, cells: int = NUM_CARDS) -> np.ndarray:
 
 
 class FeatureEncoder(Encoder):
-    """Rows and masks for rules with issue-6 options, from the :class:`~bm_env.vector.extended.ExtendedEngine`'s arrays."""
+    """Rows and masks for rules with extension options, from the :class:`~bm_env.vector.extended.ExtendedEngine`'s arrays."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -1,10 +1,10 @@
 """Deal scores and rewards of many finished games at once.
 
-The same arithmetic as :func:`bm_env.scoring.deal_scores` and
-:func:`bm_env.rewards.deal_rewards`, over arrays ``[n, games]``. The engine plays single
+The same arithmetic as :func:`bm_env.engine.scoring.deal_scores` and
+:func:`bm_env.env.rewards.deal_rewards`, over arrays ``[n, games]``. The engine plays single
 deals, so the ``others_plus_unless_win`` moon is judged as in the first deal of a fresh
 match: totals zero and no deal played before. :func:`deal_scores` serves the classic
-rules, whose moon is read from the points alone; :func:`unit_scores` the issue-6 ones,
+rules, whose moon is read from the points alone; :func:`unit_scores` the extension ones,
 where the engine has found the shooter (a partnership's, or the sun's) and the shooter
 may have chosen, and where partners score as one and the 10♣ multiplies.
 """
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rewards import REWARD_MODES, deal_scale
-from ..rules import Rules
-from ..scoring import match_would_end
+from ..engine.rules import Rules, partner_of
+from ..engine.scoring import match_would_end
+from ..env.rewards import REWARD_MODES, deal_scale
 
 
 def deal_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
                 penalty_total: int) -> np.ndarray:
-    """Scores ``[n, games]`` (int32) from what each seat captured; see :func:`bm_env.scoring.deal_scores`."""
+    """Scores ``[n, games]`` (int32) from what each seat captured; see :func:`bm_env.engine.scoring.deal_scores`."""
     scores = captured.astype(np.int32) + rules.clean_trick_bonus * clean_tricks.astype(np.int32)
     if rules.moon == "off" or penalty_total <= 0:
         return scores
@@ -58,7 +58,7 @@ def _moon(rules: Rules, scores: np.ndarray, penalty_taken: np.ndarray, shooters:
 def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
                 shooter: np.ndarray, total: np.ndarray, subtract: np.ndarray, multipliers: np.ndarray | None
                 ) -> np.ndarray:
-    """Scores ``[n, games]`` (int32) of the issue-6 rules; see :func:`bm_env.scoring.deal_scores`.
+    """Scores ``[n, games]`` (int32) of the extension rules; see :func:`bm_env.engine.scoring.deal_scores`.
 
     ``shooter`` ``[games]`` is the position of the moon (or sun) shooter, -1 where none,
     ``total`` what the shot is worth and ``subtract`` the shooter's choice (``shooter_choice``).
@@ -72,7 +72,7 @@ def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, c
     shooters = seats == shooter
     joint = rules.teams == "joint"
     if joint:  # partners across: seats 0 and 2, 1 and 3
-        partner = (np.arange(n) + 2) % n
+        partner = partner_of(np.arange(n))
         scores = scores + scores[partner]
         penalty = penalty + penalty[partner]
         shooters = shooters | shooters[partner]
@@ -84,11 +84,11 @@ def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, c
 
 
 def deal_rewards(rules: Rules, scores: np.ndarray, mode: str, normalise: bool) -> np.ndarray:
-    """Rewards ``[n, games]`` (float64) as :func:`bm_env.rewards.deal_rewards` gives them."""
+    """Rewards ``[n, games]`` (float64) as :func:`bm_env.env.rewards.deal_rewards` gives them."""
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
-    if rules.teams == "individual":  # partners across share their summed score (seed 003)
-        scores = scores + scores[(np.arange(scores.shape[0]) + 2) % scores.shape[0]]
+    if rules.teams == "individual":  # partners across share their summed score (Pagat)
+        scores = scores + scores[partner_of(np.arange(scores.shape[0]))]
     own = ((-1 if rules.lower_wins else 1) * scores).astype(np.float64)
     if mode == "zero_sum":
         k = own.shape[0]

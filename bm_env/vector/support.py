@@ -1,6 +1,6 @@
 """Which rules the vector engine plays, checked before any game is dealt.
 
-The engine reads every option of :class:`~bm_env.rules.Rules` that shapes a single deal.
+The engine reads every option of :class:`~bm_env.engine.rules.Rules` that shapes a single deal.
 Options it has no code for must never be played silently wrong: a field added to
 ``Rules`` later (a new variant) is refused unless it still has its default value, and
 deal scores the int16 score arrays cannot hold are refused too (the rules object itself
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..rules import Rules, RulesError
+from ..engine.rules import Rules, RulesError
 
 #: Options of a single deal the engine implements, every value the rules object allows.
 DEAL_OPTIONS = frozenset({
@@ -19,7 +19,7 @@ DEAL_OPTIONS = frozenset({
     "no_pass_cards", "first_lead", "hearts_lead", "queen_breaks_hearts", "lead_hearts_with_queen_only",
     "first_trick_no_points", "trumps", "card_values", "clean_trick_bonus", "lower_wins", "moon",
 })
-#: The issue-6 options, played by :class:`~bm_env.vector.extended.ExtendedEngine`.
+#: The extension options, played by :class:`~bm_env.vector.extended.ExtendedEngine`.
 EXTENSION_OPTIONS = frozenset({
     "decks", "kitty", "kitty_to_hand", "optional_pass", "sun_points", "queen_when_safe", "charging", "ten_clubs_multiplier",
     "booster_nines", "teams",
@@ -39,7 +39,7 @@ class UnsupportedRulesError(RulesError):
 def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRulesError` unless the engine plays ``rules`` exactly as the reference engine."""
     if not isinstance(rules, Rules):
-        raise TypeError(f"the vector engine needs a bm_env.rules.Rules object, got {type(rules).__name__}")
+        raise TypeError(f"the vector engine needs a bm_env.engine.rules.Rules object, got {type(rules).__name__}")
     for f in dataclasses.fields(rules):
         if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS or f.name in EXTENSION_OPTIONS:
             continue

@@ -1,12 +1,21 @@
 """One frozen rules object for the whole Hearts family, and its named presets.
 
-Every rule option of ``shared/RULES.md`` is a field of :class:`Rules`; the comment on each
-field names the source text (``seeds/000`` .. ``seeds/004``) it comes from. A preset is
-just an instance, built by :func:`make_rules`, so "black_maria with the moon rule and
-hearts led any time" is ``make_rules("black_maria", moon="shooter_minus",
-hearts_lead="any_time")``. Construction validates everything: an unknown option, a value
-outside the allowed set, a wrong type or an impossible combination raises
-:class:`RulesError` naming the problem and what is allowed.
+Every rule option the sources name is a field of :class:`Rules`; the comment on each field
+names the rules text it comes from, by these short names (``docs/rules.md`` describes them
+and the conventions): *the British rules* (Black Maria in full, with Dirty Lady, Slippery
+Anne, Omnibus and Cancellation), *the 3-7 player rules* and *the 3-4 player rules* (two
+shorter Black Maria texts), *Pagat* (the Pagat page on Hearts: American Hearts and its
+family) and *Petrone's rules* (Petrone's Black Mariah).
+
+A preset is just an instance (:class:`Preset`), built by :func:`make_rules`, so
+"black_maria with the moon rule and hearts led any time" is ``make_rules("black_maria",
+moon="shooter_minus", hearts_lead="any_time")``. Construction validates everything: an
+unknown option, a value outside the allowed set, a wrong type or an impossible combination
+raises :class:`RulesError` naming the problem and what is allowed. The options beyond the
+classic trick-avoidance game (two decks, kitties, scatter and optional passes, the moon
+choice and the sun, the queen when safe, charging, the 10♣ multiplier, booster nines,
+teams) are the *extensions* (:attr:`Rules.uses_extensions`): they add decisions and
+observation parts.
 """
 
 from __future__ import annotations
@@ -15,10 +24,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .actions import CHARGE_DONE, MOON_ADD, PASS_ON
-from .cards import FULL_DECK, NUM_CARDS, QUEEN_SPADES, card_str, mask_of, parse_card
+from .cards import CLUBS, FULL_DECK, NUM_CARDS, QUEEN_SPADES, SUIT_MASKS, card_str, mask_of, parse_card
 
 
 class RulesError(ValueError):
@@ -37,19 +46,19 @@ def _cards(*names: str) -> frozenset[int]:
 _TWOS = ("2C", "2D", "2H", "2S")
 
 #: Named removal tables, player count -> removed cards. Two players always use the full
-#: deck (26 each): that is the tie-break deal of seed 000 between two tied players.
+#: deck (26 each): that is the British rules' tie-break deal between two tied players.
 DECK_TABLES: dict[str, dict[int, frozenset[int]]] = {
-    # seed 000 (and RULES.md for 7 players): 3p no 2C; 4p full; 5p no 2C 2S; 6p no 2s; 7p no 2C 2D 2S.
+    # the British rules (7 players: docs/rules.md): 3p no 2C; 4p full; 5p no 2C 2S; 6p no 2s; 7p no 2C 2D 2S.
     "black_maria": {
         2: frozenset(), 3: _cards("2C"), 4: frozenset(), 5: _cards("2C", "2S"),
         6: _cards(*_TWOS), 7: _cards("2C", "2D", "2S"),
     },
-    # seed 001: 3p no 2C; 5p no 2C 2D; 6p no 2s; 7p all 2s but 2H.
+    # the 3-7 player rules: 3p no 2C; 5p no 2C 2D; 6p no 2s; 7p all 2s but 2H.
     "black_maria_26": {
         2: frozenset(), 3: _cards("2C"), 4: frozenset(), 5: _cards("2C", "2D"),
         6: _cards(*_TWOS), 7: _cards("2C", "2D", "2S"),
     },
-    # seed 003 ("Other numbers of players", method 3): 3p no 2D; 5p no 2D 2C.
+    # Pagat ("Other numbers of players", method 3): 3p no 2D; 5p no 2D 2C.
     "american_hearts": {2: frozenset(), 3: _cards("2D"), 4: frozenset(), 5: _cards("2D", "2C")},
     # The full deck only divides evenly between 2 and 4 players.
     "full": {2: frozenset(), 4: frozenset()},
@@ -75,25 +84,25 @@ def _hearts(value_of_rank) -> dict[str, int]:
 _SPADE_HONOURS = {"QS": 13, "KS": 10, "AS": 7}
 #: Named card-value tables (points a card scores for whoever takes it).
 VALUE_TABLES: dict[str, tuple[int, ...]] = {
-    # seed 000: hearts 1, QS 13, KS 10, AS 7 = 43.
+    # the British rules: hearts 1, QS 13, KS 10, AS 7 = 43.
     "black_maria": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS}),
-    # seeds 001, 002, 003: hearts 1, QS 13 = 26.
+    # the 3-7 and 3-4 player rules, Pagat: hearts 1, QS 13 = 26.
     "hearts": _values({**_hearts(lambda r: 1), "QS": 13}),
-    # seed 000 Dirty Lady: AH 5, KH 4, QH 3, JH 2, other hearts 1; QS 13.
+    # the British rules, Dirty Lady: AH 5, KH 4, QH 3, JH 2, other hearts 1; QS 13.
     "dirty_lady": _values({**_hearts(lambda r: {12: 5, 11: 4, 10: 3, 9: 2}.get(r, 1)), "QS": 13}),
-    # seed 000 Slippery Anne: QS 13 only.
+    # the British rules, Slippery Anne: QS 13 only.
     "slippery_anne": _values({"QS": 13}),
-    # seeds 000, 003 Omnibus: black_maria plus JD -10.
+    # the British rules and Pagat, Omnibus: black_maria plus JD -10.
     "omnibus": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "JD": -10}),
-    # seeds 000, 003 Omnibus option: the 10 of diamonds as the bonus card instead.
+    # the British rules and Pagat, Omnibus option: the 10 of diamonds as the bonus card instead.
     "omnibus_ten_diamonds": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "TD": -10}),
-    # seeds 002, 003 spot (alternative): hearts 2-10 face value, J Q K 10, A 15; QS 25.
+    # the 3-4 player rules and Pagat, spot (alternative): hearts 2-10 face value, J Q K 10, A 15; QS 25.
     "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
-    # seed 003 Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
+    # Pagat, Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
     "spot_pip": _values({**_hearts(lambda r: r + 2), "QS": 25}),
-    # seed 003 Turbo Hearts: hearts 1, QS 13, JD -10 (charges and the TC multiplier are options).
+    # Pagat, Turbo Hearts: hearts 1, QS 13, JD -10 (charges and the TC multiplier are options).
     "turbo": _values({**_hearts(lambda r: 1), "QS": 13, "JD": -10}),
-    # seed 004 Petrone: AS -7, KS -10, QS -13 (clean tricks score via clean_trick_bonus).
+    # Petrone's rules: AS -7, KS -10, QS -13 (clean tricks score via clean_trick_bonus).
     "petrone": _values({"QS": -13, "KS": -10, "AS": -7}),
 }
 
@@ -114,12 +123,12 @@ TEAMS = ("none", "joint", "individual")
 MAX_PLAYERS_ONE_DECK = 7
 MAX_PLAYERS_TWO_DECKS = 10
 SCATTER = "scatter"
-#: What the int8 observation (bm_env/observation.py) can hold: a rule value in one cell
+#: What the int8 observation (bm_env/env/observation.py) can hold: a rule value in one cell
 #: (card values, the clean-trick bonus), points and totals in two cells (|v| at most 4095).
 CELL_RANGE = (-128, 127)
 NUMBER_LIMIT = 4095
 
-#: Named pass cycles of seed 003 (a ``pass_cycle`` may be given by one of these names).
+#: Named pass cycles of Pagat's (a ``pass_cycle`` may be given by one of these names).
 PASS_CYCLES: dict[str, tuple[str, ...]] = {
     "american": ("left", "right", "across", "hold"),
     "no_hold": ("left", "right", "across"),
@@ -159,10 +168,18 @@ def direction_offset(direction: str, num_players: int) -> int:
     return (k if m.group(1) == "left" else -k) % num_players
 
 
+def partner_of(seat):
+    """The partner of ``seat`` under ``teams`` (or of each seat of an array): the player across.
+
+    Partnerships are played by four players only (:class:`Rules` refuses other counts).
+    """
+    return (seat + 2) % 4
+
+
 def scatter_offsets(num_players: int, count: int) -> tuple[int, ...] | None:
     """Receiver offset of each pick of a scatter pass, or None when ``count`` cannot be scattered evenly.
 
-    Seed 003: one card to each other player; with 3 players passing 4, two to each. Picks
+    Pagat: one card to each other player; with 3 players passing 4, two to each. Picks
     go in blocks: the first ``count / (n-1)`` to the left, the next to the 2nd left, and so on.
     """
     others = num_players - 1
@@ -176,61 +193,61 @@ def scatter_offsets(num_players: int, count: int) -> tuple[int, ...] | None:
 class Rules:
     """Every rule option of the Hearts family. Build presets with :func:`make_rules`.
 
-    Seats, cards and actions follow ``shared/RULES.md``. Scores are in the rules' own unit
+    Seats, cards and actions follow the conventions of ``docs/rules.md``. Scores are in the rules' own unit
     and sign: penalty points where ``lower_wins`` (the Hearts family), plus points in
     Petrone's game.
     """
 
     # --- table -----------------------------------------------------------------------
-    num_players: int = 3  # seeds 000 (3-6), 001 (3-7), 003 (3-5 American): players at the table
-    deck_table: str = "black_maria"  # seeds 000/001/003: which cards each player count removes
+    num_players: int = 3  # British rules 3-6, 3-7 player rules, Pagat 3-5: players at the table
+    deck_table: str = "black_maria"  # British, 3-7 player rules, Pagat: which cards each player count removes
     # --- passing ----------------------------------------------------------------------
-    pass_count: int = 3  # seeds 000-004: cards each player passes
-    pass_count_over_four: int | None = None  # seed 001: "more than four players ... pass only 2"
-    pass_cycle: tuple[str, ...] = ("right",)  # seed 000 right; 003 left, right, across, hold
+    pass_count: int = 3  # every source: cards each player passes
+    pass_count_over_four: int | None = None  # 3-7 player rules: "more than four players ... pass only 2"
+    pass_cycle: tuple[str, ...] = ("right",)  # British rules right; Pagat left, right, across, hold
     pass_order: str = "cycle"  # "cycle" by deal number; "random": drawn per deal (OpenSpiel's game)
-    no_pass_cards: tuple[int, ...] = ()  # seed 000 Dirty Lady: QS may not be passed
+    no_pass_cards: tuple[int, ...] = ()  # British rules, Dirty Lady: QS may not be passed
     # --- leading and following ---------------------------------------------------------
-    first_lead: str = "eldest_non_heart"  # seed 000 eldest any non-heart; 003 holder of 2C leads it
-    hearts_lead: str = "when_broken"  # seed 000/003 only once broken; 001/002/004 any time
-    queen_breaks_hearts: bool = False  # seed 003: "Some play that the Queen of Spades breaks hearts"
-    lead_hearts_with_queen_only: bool = False  # seed 003: holding only hearts and QS, may lead a heart
-    first_trick_no_points: bool = False  # seed 003: no penalty cards on the first trick unless nothing else
-    trumps: str = "none"  # seed 004: hearts are trumps in Petrone's game; none elsewhere
+    first_lead: str = "eldest_non_heart"  # British rules eldest any non-heart; Pagat holder of 2C leads it
+    hearts_lead: str = "when_broken"  # British rules, Pagat only once broken; the others any time
+    queen_breaks_hearts: bool = False  # Pagat: "Some play that the Queen of Spades breaks hearts"
+    lead_hearts_with_queen_only: bool = False  # Pagat: holding only hearts and QS, may lead a heart
+    first_trick_no_points: bool = False  # Pagat: no penalty cards on the first trick unless nothing else
+    trumps: str = "none"  # Petrone's rules: hearts are trumps; none elsewhere
     # --- scoring ----------------------------------------------------------------------
     card_values: tuple[int, ...] = VALUE_TABLES["black_maria"]  # points per card id; see VALUE_TABLES
-    clean_trick_bonus: int = 0  # seed 004: +3 for each trick with no valued card
-    lower_wins: bool = True  # seeds 000-003 lowest total wins; 004 highest
-    moon: str = "off"  # seed 000 optional slam (shooter_minus); 003 the three variants
+    clean_trick_bonus: int = 0  # Petrone's rules: +3 for each trick with no valued card
+    lower_wins: bool = True  # Petrone's rules highest total wins; the others lowest
+    moon: str = "off"  # British rules optional slam (shooter_minus); Pagat the three variants
     # --- match ------------------------------------------------------------------------
-    match_end: str = "deals"  # seed 000 fixed deals or threshold; 001-003 threshold
-    match_deals: int = 9  # seed 000: a multiple of the player count, 9 for three players
-    match_threshold: int = 100  # seeds 000-003: 100, 50 (001), 500 (spot); 004: 50
-    match_floor: int | None = None  # seed 004: someone at -50 ends the match, the victory shared
-    exact_reset: tuple[int, int] | None = None  # seed 003: exactly 100 after a deal resets to 50 (or 0)
-    tie_break: str = "tied_players"  # seed 000: extra deal among the tied; 003/004: play on
-    # --- the remaining rule systems (issue 6) ---------------------------------------------
+    match_end: str = "deals"  # British rules fixed deals or threshold; the others threshold
+    match_deals: int = 9  # British rules: a multiple of the player count, 9 for three players
+    match_threshold: int = 100  # 100; 50 (3-7 player rules, Petrone's rules); 500 (spot)
+    match_floor: int | None = None  # Petrone's rules: someone at -50 ends the match, the victory shared
+    exact_reset: tuple[int, int] | None = None  # Pagat: exactly 100 after a deal resets to 50 (or 0)
+    tie_break: str = "tied_players"  # British rules: extra deal among the tied; Pagat, Petrone's: play on
+    # --- the remaining rule systems: the extensions ----------------------------------------
     # Where a source leaves a point open, the reading taken is said here.
-    decks: int = 1  # seeds 000/003 Cancellation: 2 = two full decks shuffled; identical cards in a trick cancel
+    decks: int = 1  # British rules, Pagat, Cancellation: 2 = two full decks shuffled; identical cards in a trick cancel
     #                 for winning; a trick with every led-suit card cancelled waits for the next winner.
-    kitty: str = "none"  # seed 003 (3/5 players, Cancellation): deal as far as the cards go; the rest to the
+    kitty: str = "none"  # Pagat (3/5 players, Cancellation): deal as far as the cards go; the rest to the
     #                      taker of the first trick (the first trick that has a winner, with two decks) or of
     #                      the first penalty point (if nobody takes one, the last trick's winner). With a kitty
     #                      no card is removed; the kitty's cards are seen by its taker only.
-    kitty_to_hand: bool = False  # seed 003 method 2: the kitty taker adds it to their hand, discards as many
-    optional_pass: bool = False  # seed 003: a player may instead pass on, unseen, the cards passed to them
+    kitty_to_hand: bool = False  # Pagat method 2: the kitty taker adds it to their hand, discards as many
+    optional_pass: bool = False  # Pagat: a player may instead pass on, unseen, the cards passed to them
     #                              (in the open; not offered on scatter deals, where "on" has no one receiver)
-    sun_points: int | None = None  # seed 003: one player taking all tricks scores like the moon with this total
-    queen_when_safe: bool = False  # seed 003: must play QS once safe (void in the led suit, or after AS/KS)
-    charging: bool = False  # seed 003 Turbo Hearts: after the pass, each player from eldest in turn charges
-    #                         any of AH QS JD TC held (RULES.md's "any of"; the seed says "one of"), then ends.
+    sun_points: int | None = None  # Pagat: one player taking all tricks scores like the moon with this total
+    queen_when_safe: bool = False  # Pagat: must play QS once safe (void in the led suit, or after AS/KS)
+    charging: bool = False  # Pagat, Turbo Hearts: after the pass, each player from eldest in turn charges
+    #                         any of AH QS JD TC held (docs/rules.md's "any of"; Pagat says "one of"), then ends.
     #                         A charged card may not lead, nor follow in, the first trick of its suit unless
     #                         nothing else is legal; discarding it on another suit is allowed.
-    ten_clubs_multiplier: bool = False  # seed 003 Turbo Hearts: the taker of TC doubles their deal score
+    ten_clubs_multiplier: bool = False  # Pagat, Turbo Hearts: the taker of TC doubles their deal score
     #                                     (x4 if charged), applied after the moon.
-    booster_nines: bool = False  # seed 003 Booster Nines: each nine of the led suit (boost rounds included)
+    booster_nines: bool = False  # Pagat, Booster Nines: each nine of the led suit (boost rounds included)
     #                              adds a round to the trick, unless the hands are empty after this round.
-    teams: str = "none"  # seed 003 Partnership Hearts: "joint" tricks and scores (a team slam: the partner
+    teams: str = "none"  # Pagat, Partnership Hearts: "joint" tricks and scores (a team slam: the partner
     #                      with more of the points chooses), or "individual" scores with team totals deciding.
 
     def __post_init__(self) -> None:
@@ -290,7 +307,7 @@ class Rules:
 
     @property
     def uses_extensions(self) -> tuple[str, ...]:
-        """Names of the issue-6 options in use (empty for the classic presets)."""
+        """Names of the extension options in use (see the module docstring); empty for the classic presets."""
         out = []
         if self.decks != 1:
             out.append("two_decks")
@@ -329,7 +346,7 @@ class Rules:
     def num_actions(self) -> int:
         """Size of the action space: the 52 card ids, then the extra decision ids these rules use.
 
-        The extra ids are fixed (:mod:`bm_env.actions`); the space ends after the highest one
+        The extra ids are fixed (:mod:`bm_env.engine.actions`); the space ends after the highest one
         in use, so rules without extra decisions keep exactly 52 actions.
         """
         if self.optional_pass:
@@ -529,7 +546,7 @@ def _validate(r: Rules) -> None:
                 if not isinstance(x, int) or isinstance(x, bool)]
     if not_ints:
         _fail(f"card_values must be whole numbers; got {', '.join(not_ints[:4])}")
-    if r.first_lead.startswith("lowest_club") and not r.deck_mask() & 0x1FFF:
+    if r.first_lead.startswith("lowest_club") and not r.deck_mask() & SUIT_MASKS[CLUBS]:
         _fail("first_lead lowest_club needs clubs in the deck")
     if r.match_deals < 1:
         _fail(f"match_deals={r.match_deals} must be at least 1")
@@ -597,7 +614,7 @@ def max_deal_points(r: Rules) -> int:
 
 
 def _validate_extensions(r: Rules) -> None:
-    """The issue-6 options and the combinations the engine does not play."""
+    """The extension options and the combinations the engine does not play."""
     n = r.num_players
     if r.kitty_to_hand and r.kitty == "none":
         _fail("kitty_to_hand needs a kitty rule (kitty='first_trick' or 'first_point')")
@@ -607,7 +624,7 @@ def _validate_extensions(r: Rules) -> None:
         if r.moon == "off":
             _fail("sun_points scores shooting the sun like the moon; it needs a moon rule (moon != 'off')")
         if r.sun_points <= 0:
-            _fail(f"sun_points={r.sun_points} must be positive (seed 003 scores the sun as 52)")
+            _fail(f"sun_points={r.sun_points} must be positive (Pagat scores the sun as 52)")
     if r.teams != "none":
         if n != 4:
             _fail(f"teams={r.teams!r} is played by 4 players in two partnerships across; got num_players={n}")
@@ -620,7 +637,7 @@ def _validate_extensions(r: Rules) -> None:
         if r.teams != "none":
             _fail("teams are not supported with two decks (partnerships are a 4-player, one-deck game)")
     if r.trumps != "none" and r.booster_nines:
-        _fail("booster_nines is defined without trumps (seed 003); use trumps='none'")
+        _fail("booster_nines is defined without trumps (Pagat); use trumps='none'")
 
 
 # ---------------------------------------------------------------------------
@@ -669,7 +686,7 @@ def _omnibus(n: int) -> dict[str, Any]:
 
 
 def _american_hearts(n: int) -> dict[str, Any]:
-    # seed 003's 3- and 5-player cycles are options; the 4-player cycle has no 'across'
+    # Pagat's 3- and 5-player cycles are options; the 4-player cycle has no 'across'
     # counterpart at odd tables, so those use left, right, hold.
     cycle = _AMERICAN_CYCLE if n % 2 == 0 else ("left", "right", "hold")
     return dict(
@@ -693,8 +710,8 @@ def _spot_hearts(n: int) -> dict[str, Any]:
 
 
 def _cancellation(n: int) -> dict[str, Any]:
-    # seeds 000/003: two decks, 6-10 players, eldest leads anything, kitty to the first trick's taker;
-    # RULES.md: passing, hearts and scoring as black_maria, both copies count.
+    # British rules, Pagat: two decks, 6-10 players, eldest leads anything, kitty to the first trick's taker;
+    # docs/rules.md: passing, hearts and scoring as black_maria, both copies count.
     return dict(
         num_players=n, decks=2, kitty="first_trick", first_lead="eldest_any", match_deals=3 * n,
     )
@@ -712,7 +729,7 @@ def _booster_nines(n: int) -> dict[str, Any]:
 
 
 def _partnership_hearts(n: int) -> dict[str, Any]:
-    # seed 003 mode 1: partners keep tricks together; a team slam: the team chooses (an action).
+    # Pagat mode 1: partners keep tricks together; a team slam: the team chooses (an action).
     # Mode 2 is teams="individual" (with moon="shooter_minus" for the American individual moon).
     return {**_american_hearts(n), "teams": "joint", "moon": "shooter_choice"}
 
@@ -725,23 +742,33 @@ def _petrone(n: int) -> dict[str, Any]:
     )
 
 
-#: preset name -> (builder of the options for a player count, default player count, allowed counts, one-line summary)
-PRESETS: dict[str, tuple[Any, int, tuple[int, ...], str]] = {
-    "black_maria": (_black_maria, 3, (3, 4, 5, 6, 7), "seed 000: the British game, 43 points, pass 3 right, 3x players deals"),
-    "black_maria_26": (_black_maria_26, 3, (3, 4, 5, 6, 7), "seed 001: hearts 1 + QS 13, hearts any time, to 50"),
-    "black_maria_100": (_black_maria_100, 3, (3, 4), "seed 002: 43-point scheme, hearts any time, to 100"),
-    "black_maria_spot": (_black_maria_spot, 3, (3, 4), "seeds 002/003: spot values, QS 25, to 500"),
-    "dirty_lady": (_dirty_lady, 3, (3, 4, 5, 6), "seed 000: pass left, QS may not be passed, graded hearts"),
-    "slippery_anne": (_slippery_anne, 3, (3, 4, 5, 6), "seed 000: only QS scores"),
-    "omnibus": (_omnibus, 3, (3, 4, 5, 6), "seeds 000/003: black_maria plus JD -10"),
-    "american_hearts": (_american_hearts, 4, (3, 4, 5), "seed 003: pass cycle, 2C leads, moon, to 100"),
-    "openspiel_hearts": (_openspiel_hearts, 4, (4,), "seed 003 as OpenSpiel's hearts: one deal, QS breaks hearts"),
-    "spot_hearts": (_spot_hearts, 4, (3, 4, 5), "seed 003: hearts at pip value, QS 25, to 500"),
-    "petrone_black_mariah": (_petrone, 4, (4,), "seed 004: hearts trumps, +3 per clean trick, first to 50"),
-    "cancellation": (_cancellation, 6, (6, 7, 8, 9, 10), "seeds 000/003: two decks, identical cards cancel, kitty"),
-    "turbo_hearts": (_turbo_hearts, 4, (4,), "seed 003: JD -10, TC doubles, charging AH QS JD TC"),
-    "booster_nines": (_booster_nines, 4, (4,), "seed 003: Turbo Hearts where a nine adds a round to the trick"),
-    "partnership_hearts": (_partnership_hearts, 4, (4,), "seed 003: teams across, joint tricks, team slam choice"),
+@dataclass(frozen=True)
+class Preset:
+    """A named rules preset: the options it sets for each player count it is played by."""
+
+    options: Callable[[int], dict[str, Any]]  # the rules options for a player count
+    default_players: int  # the player count make_rules gives when none is asked for
+    player_counts: tuple[int, ...]  # every player count the preset is played by
+    summary: str  # one line: the source and what sets the preset apart
+
+
+#: The presets by name.
+PRESETS: dict[str, Preset] = {
+    "black_maria": Preset(_black_maria, 3, (3, 4, 5, 6, 7), "the British rules: 43 points, pass 3 right, 3x players deals"),
+    "black_maria_26": Preset(_black_maria_26, 3, (3, 4, 5, 6, 7), "the 3-7 player rules: hearts 1 + QS 13, hearts any time, to 50"),
+    "black_maria_100": Preset(_black_maria_100, 3, (3, 4), "the 3-4 player rules: 43-point scheme, hearts any time, to 100"),
+    "black_maria_spot": Preset(_black_maria_spot, 3, (3, 4), "the 3-4 player rules, Pagat: spot values, QS 25, to 500"),
+    "dirty_lady": Preset(_dirty_lady, 3, (3, 4, 5, 6), "the British rules: pass left, QS may not be passed, graded hearts"),
+    "slippery_anne": Preset(_slippery_anne, 3, (3, 4, 5, 6), "the British rules: only QS scores"),
+    "omnibus": Preset(_omnibus, 3, (3, 4, 5, 6), "the British rules, Pagat: black_maria plus JD -10"),
+    "american_hearts": Preset(_american_hearts, 4, (3, 4, 5), "Pagat: pass cycle, 2C leads, moon, to 100"),
+    "openspiel_hearts": Preset(_openspiel_hearts, 4, (4,), "Pagat as OpenSpiel's hearts: one deal, QS breaks hearts"),
+    "spot_hearts": Preset(_spot_hearts, 4, (3, 4, 5), "Pagat: hearts at pip value, QS 25, to 500"),
+    "petrone_black_mariah": Preset(_petrone, 4, (4,), "Petrone's rules: hearts trumps, +3 per clean trick, first to 50"),
+    "cancellation": Preset(_cancellation, 6, (6, 7, 8, 9, 10), "the British rules, Pagat: two decks, identical cards cancel, kitty"),
+    "turbo_hearts": Preset(_turbo_hearts, 4, (4,), "Pagat: JD -10, TC doubles, charging AH QS JD TC"),
+    "booster_nines": Preset(_booster_nines, 4, (4,), "Pagat: Turbo Hearts where a nine adds a round to the trick"),
+    "partnership_hearts": Preset(_partnership_hearts, 4, (4,), "Pagat: teams across, joint tricks, team slam choice"),
 }
 
 
@@ -749,7 +776,7 @@ def make_rules(preset: str | Rules = "black_maria", num_players: int | None = No
     """Build a preset for a player count, then apply option overrides.
 
     ``num_players`` goes to the preset first, because some options follow it (the match
-    length of Black Maria is three deals per player, seed 001 passes 2 cards above four
+    length of Black Maria is three deals per player, the 3-7 player rules pass 2 cards above four
     players); the other overrides are applied on top and validated together.
     """
     if isinstance(preset, Rules):
@@ -759,15 +786,15 @@ def make_rules(preset: str | Rules = "black_maria", num_players: int | None = No
         return _construct({**base, **overrides})
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(f"unknown preset {preset!r}; allowed presets: {list(PRESETS)}")
-    builder, default_n, allowed_n, _ = PRESETS[preset]
-    n = default_n if num_players is None else num_players
-    if isinstance(n, bool) or not isinstance(n, int) or n not in allowed_n:
-        raise RulesError(f"preset {preset!r} is played by {list(allowed_n)} players, not {n!r}")
-    return _construct({**builder(n), **overrides})
+    chosen = PRESETS[preset]
+    n = chosen.default_players if num_players is None else num_players
+    if isinstance(n, bool) or not isinstance(n, int) or n not in chosen.player_counts:
+        raise RulesError(f"preset {preset!r} is played by {list(chosen.player_counts)} players, not {n!r}")
+    return _construct({**chosen.options(n), **overrides})
 
 
 __all__ = [
-    "Rules", "RulesError", "make_rules", "PRESETS", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
+    "Rules", "RulesError", "make_rules", "PRESETS", "Preset", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
     "direction_offset", "FIRST_LEADS", "HEARTS_LEADS", "TRUMPS", "MOONS", "MATCH_ENDS", "TIE_BREAKS",
-    "KITTIES", "TEAMS", "PASS_CYCLES", "SCATTER", "scatter_offsets",
+    "KITTIES", "TEAMS", "PASS_CYCLES", "SCATTER", "partner_of", "scatter_offsets",
 ]

@@ -7,7 +7,7 @@ observer). Card planes hold 52 cells indexed by card id. Numbers that can exceed
 range (points, scores) take two cells, ``coarse = v >> 5`` and ``fine = v & 31``, so
 ``v = 32 * coarse + fine`` exactly for any |v| < 4096.
 
-:func:`encode` builds the vector from an :class:`~bm_env.infostate.InfoState`, so it can
+:func:`encode` builds the vector from an :class:`~bm_env.engine.infostate.InfoState`, so it can
 only contain what that player may know; :func:`decode` reads a vector back into named
 fields (the tests check that it recovers the information state). Bump
 :data:`LAYOUT_VERSION` whenever the layout changes: checkpoints record it.
@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import NUM_CARDS
-from .infostate import InfoState
-from .actions import CHARGEABLE
-from .rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
+from ..engine.actions import CHARGEABLE
+from ..engine.cards import NUM_CARDS
+from ..engine.infostate import InfoState
+from ..engine.rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
 
 LAYOUT_VERSION = 2
 MAX_PLAYERS = 7
@@ -42,16 +42,12 @@ def features(rules: Rules) -> tuple[str, ...]:
 def layout(num_players: int, features: tuple[str, ...] = ()) -> tuple[tuple[str, int], ...]:
     """Named parts ``(name, size)`` of the observation for a match of ``num_players``.
 
-    ``features`` (:func:`features` of the rules) appends the parts of the issue-6 rule
+    ``features`` (:func:`features` of the rules) appends the parts of the extension rule
     systems; without them the layout is the classic one, unchanged. With two decks the
     card planes hold counts (0, 1 or 2) instead of flags.
     """
     parts = _base_layout(num_players)
     return parts + _feature_parts(num_players, features) if features else parts
-
-
-def layout_for(rules: Rules) -> tuple[tuple[str, int], ...]:
-    return layout(rules.num_players, features(rules))
 
 
 def size_for(rules: Rules) -> int:
@@ -307,7 +303,7 @@ def _encode_state_features(vec: np.ndarray, o: dict[str, slice], info: InfoState
 def decode(vec: np.ndarray, num_players: int, rules: Rules | None = None) -> dict[str, object]:
     """Read a vector back into named fields: card planes as sorted card tuples, numbers joined.
 
-    Give ``rules`` for rules with issue-6 features (their layout has more parts); a card
+    Give ``rules`` for rules with extension features (their layout has more parts); a card
     held twice (two decks) appears twice in its tuple.
     """
     feats = features(rules) if rules is not None else ()
@@ -355,7 +351,7 @@ _PART_DOCS = {
     "lower_wins": "rule: the lowest total wins",
     "clean_trick_bonus": "rule: points for a trick without a valued card",
     "moon": "rule: one-hot moon rule (off, shooter_minus, others_plus, others_plus_unless_win)",
-    # Parts present only for rules that use the issue-6 options.
+    # Parts present only for rules that use the extension options.
     "extra_phase": "one-hot: charging, kitty discard, moon choice",
     "two_decks": "rule: two decks (card planes count copies: 0, 1 or 2)",
     "pending_trick_cards": "cards of cancelled tricks left on the table for the next winner",
@@ -387,7 +383,7 @@ _PART_DOCS = {
 def layout_table(num_players: int, rules: Rules | None = None) -> str:
     """The layout as a markdown table (the README prints it): part, cells, indices, meaning.
 
-    With ``rules`` the parts of its issue-6 features are included (e.g. ``make_rules("turbo_hearts")``).
+    With ``rules`` the parts of its extension features are included (e.g. ``make_rules("turbo_hearts")``).
     """
     feats = features(rules) if rules is not None else ()
     rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]
@@ -399,13 +395,13 @@ def layout_table(num_players: int, rules: Rules | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bm_env.observation [PLAYERS | PRESET [PLAYERS]]``: print a layout table."""
+    """``python -m bm_env.env.observation [PLAYERS | PRESET [PLAYERS]]``: print a layout table."""
     import sys
 
-    from .rules import PRESETS, RulesError, make_rules
+    from ..engine.rules import PRESETS, RulesError, make_rules
 
     args = sys.argv[1:] if argv is None else argv
-    usage = (f"usage: python -m bm_env.observation [PLAYERS | PRESET [PLAYERS]]; PLAYERS 3..{MAX_PLAYERS}, "
+    usage = (f"usage: python -m bm_env.env.observation [PLAYERS | PRESET [PLAYERS]]; PLAYERS 3..{MAX_PLAYERS}, "
              f"PRESET one of {', '.join(PRESETS)}")
     if len(args) > 2 or (args and args[0].isdigit() and len(args) > 1):
         print(usage, file=sys.stderr)
@@ -413,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0].isdigit():
         n = int(args[0]) if args else 3
         if not 3 <= n <= MAX_PLAYERS:
-            print(f"bm_env.observation: {n} players: the layout is for 3 to {MAX_PLAYERS} players\n{usage}",
+            print(f"bm_env.env.observation: {n} players: the layout is for 3 to {MAX_PLAYERS} players\n{usage}",
                   file=sys.stderr)
             return 2
         print(layout_table(n))
@@ -423,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             raise RulesError(f"player count {args[1]!r} is not a whole number")
         preset_rules = make_rules(args[0], int(args[1]) if len(args) > 1 else None)
     except RulesError as e:
-        print(f"bm_env.observation: {e}\n{usage}", file=sys.stderr)
+        print(f"bm_env.env.observation: {e}\n{usage}", file=sys.stderr)
         return 2
     print(layout_table(preset_rules.num_players, preset_rules))
     return 0

@@ -1,18 +1,18 @@
-"""Passing in a :class:`~bm_env.deal.Deal`: the direction, the picks, and the cards moving.
+"""Passing in a :class:`~bm_env.engine.deal.Deal`: the direction, the picks, and the cards moving.
 
 Each player in turn from eldest hand picks its cards one at a time (``Deal.pass_count`` of
 them; the rules' ``no_pass_cards`` only when nothing else is left); the cards move only
 when everyone has passed, so no player sees what it receives before passing. The
 direction is a seat offset (``left``, ``right``, ``across``, ``left2``...; ``hold``: no
-pass) or, for ``scatter`` (seed 003), one offset per pick. With ``optional_pass``
-(seed 003) a player may instead *pass on*, unseen, the cards passed to it: its own
+pass) or, for ``scatter`` (Pagat), one offset per pick. With ``optional_pass``
+(Pagat) a player may instead *pass on*, unseen, the cards passed to it: its own
 stack stays and the one coming to it travels on to the next receiver in the direction,
 so a chain can bring cards back to their passer. Not offered on scatter deals, where
 "on" has no one receiver.
 
 Part of the deal's implementation: these functions change the deal's state, its private
-lists included (declared in ``bm_env.deal``); everyone else reads the deal through its
-queries (``pass_picks``, :meth:`~bm_env.deal.Deal.passed_to`, ...).
+lists included (declared in ``bm_env.engine.deal``); everyone else reads the deal through its
+queries (``pass_picks``, :meth:`~bm_env.engine.deal.Deal.passed_to`, ...).
 """
 
 from __future__ import annotations

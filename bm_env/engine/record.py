@@ -5,12 +5,12 @@ passed cards, the tricks in order and the scores. :func:`replay_deal` plays it a
 through the engine and checks every step, so a record that does not replay (a card twice,
 an illegal play, a wrong winner or score) is rejected with the place where it goes wrong.
 A match record is the list of its deal records plus the totals and winners;
-:func:`replay_match` feeds the replayed deals to a :class:`~bm_env.match.Match`, so every
+:func:`replay_match` feeds the replayed deals to a :class:`~bm_env.engine.match.Match`, so every
 recorded field (each deal's rules, seats, dealer, pass direction, totals and deal count
 before it, the match totals and the winners) is checked against what the match makes of
 the deals. A field of the wrong kind (``null``, a string for a list) is a
 :class:`RecordError` naming the field, never a ``TypeError``. A deal record may also carry
-the agents' thoughts at their decisions (:mod:`bm_env.thoughts`), which replaying ignores.
+the agents' thoughts at their decisions (:mod:`bm_env.agents.thoughts`), which replaying ignores.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class RecordError(ValueError):
 
 def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
     """The JSON-able record of a deal (finished or not: an unfinished one has ``scores`` null);
-    with a :class:`~bm_env.thoughts.ThoughtLog`, the agents' thoughts in this deal too."""
+    with a :class:`~bm_env.agents.thoughts.ThoughtLog`, the agents' thoughts in this deal too."""
     k = deal.num_players
     seats = deal.seats
     passes = [[card_str(c) for c in deal.pass_picks[p]] for p in range(k)]
@@ -59,7 +59,7 @@ def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
         "pass_direction": deal.pass_direction,
         "totals_before": list(deal.totals_before),
         "deals_before": deal.deals_before,
-        "hands": [[card_str(c) for c in sorted(cards_of(m) + cards_of(m2))] for m, m2 in zip(deal.dealt, deal.dealt2)],
+        "hands": [[card_str(c) for c in sorted(cards_of(m) + cards_of(m2))] for m, m2 in zip(deal.dealt, deal.dealt_twice)],
         "passes": passes,
         "tricks": [
             {"leader": seats[l], "cards": [card_str(c) for c in cs], "winner": None if w is None else seats[w]}
@@ -74,7 +74,7 @@ def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
 
 
 def _extension_record(deal: Deal) -> dict[str, Any]:
-    """The decisions of the issue-6 rule systems; absent for rules that use none of them."""
+    """The decisions of the extension rule systems; absent for rules that use none of them."""
     rules = deal.rules
     seats = deal.seats
     out: dict[str, Any] = {}
@@ -105,7 +105,7 @@ def match_record(match: Match, thoughts=None) -> dict[str, Any]:
 
 
 def write_record(path: str | os.PathLike, game: Deal | Match, thoughts=None) -> Path:
-    """Write a deal or match record as JSON, atomically (:func:`bm_env.files.write_atomic`)."""
+    """Write a deal or match record as JSON, atomically (:func:`bm_env.engine.files.write_atomic`)."""
     record = match_record(game, thoughts) if isinstance(game, Match) else deal_record(game, thoughts)
     return write_atomic(path, lambda f: json.dump(record, f, ensure_ascii=False, indent=1))
 
@@ -385,7 +385,7 @@ def _extra_renege(rec: Mapping[str, Any]) -> tuple[int, str, int] | None:
 
 
 def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
-    """Replay every deal of a match record through a :class:`~bm_env.match.Match`; return the deals
+    """Replay every deal of a match record through a :class:`~bm_env.engine.match.Match`; return the deals
     (``before_step`` as in :func:`replay_deal`).
 
     Each deal must be the one the match plays next: the match's rules, seats (a tie-break

@@ -3,15 +3,15 @@
 It shows a reviewer exactly what a game looks like from the agents' side (who acts, the
 legal actions, the action taken, the observation decoded part by part at the first pass pick
 and the first card played, the rewards) and, checked into ``tests/golden/``, pins that behaviour: the test regenerates it
-and compares. ``python -m bm_env.playthrough PRESET SEED`` prints one.
+and compares. ``python -m bm_env.env.playthrough PRESET SEED`` prints one.
 """
 
 from __future__ import annotations
 
 import random
 
-from .actions import action_str
-from .black_maria_v0 import raw_env
+from ..black_maria_v0 import raw_env
+from ..engine.actions import action_str
 from .observation import decode
 
 

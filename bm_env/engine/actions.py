@@ -1,9 +1,9 @@
-"""Action ids: the 52 card ids, then the decisions that are not a card (RULES.md).
+"""Action ids: the 52 card ids, then the decisions that are not a card (``docs/rules.md``).
 
 Every decision of every rule system shares one action space. Cards are ids 0..51; the
 extra decisions below come after them, in one fixed place so that the engine, the
 environment, the agents and the terminal game agree. A rules object only exposes the
-extras it uses (:attr:`bm_env.rules.Rules.num_actions`), so presets without them keep an
+extras it uses (:attr:`bm_env.engine.rules.Rules.num_actions`), so presets without them keep an
 action space of exactly 52.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .cards import ACE_HEARTS, JACK_DIAMONDS, NUM_CARDS, QUEEN_SPADES, TEN_CLUBS, card_str
 
-#: Turbo Hearts (seed 003): the cards that may be charged, in the order of their charge ids.
+#: Turbo Hearts (Pagat): the cards that may be charged, in the order of their charge ids.
 CHARGEABLE = (ACE_HEARTS, QUEEN_SPADES, JACK_DIAMONDS, TEN_CLUBS)
 
 CHARGE_AH = NUM_CARDS  # 52: charge (expose) the A♥
@@ -60,7 +60,7 @@ ALIASES = {
 
 
 def parse_action(text: str) -> int:
-    """Inverse of :func:`action_str`; also accepts the card forms of :func:`bm_env.cards.parse_card`
+    """Inverse of :func:`action_str`; also accepts the card forms of :func:`bm_env.engine.cards.parse_card`
     and the short forms of :data:`ALIASES` ("charge qs", "end", "subtract", "add", "pass on")."""
     from .cards import parse_card
 

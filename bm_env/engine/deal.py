@@ -1,25 +1,25 @@
 """One deal of a Hearts-family game: passing, charging, the tricks, the deal's scores.
 
-This is the reference engine: plain Python over 52-bit masks (see :mod:`bm_env.cards`),
+This is the reference engine: plain Python over 52-bit masks (see :mod:`bm_env.engine.cards`),
 importing only numpy and the standard library, with every rule read from a
-:class:`~bm_env.rules.Rules`. Nothing here knows about agents, environments or spaces.
+:class:`~bm_env.engine.rules.Rules`. Nothing here knows about agents, environments or spaces.
 
 Players of a deal are *positions* ``0..k-1`` clockwise; ``seats[i]`` is the match seat at
 position ``i`` (a tie-break deal among some of the players has fewer positions than the
 match has seats). At every decision :attr:`Deal.to_act` is the position to act and
 :attr:`Deal.legal` the legal actions as a bit mask (:meth:`Deal.legal_mask` as an array);
-actions after the 52 card ids are the extra decisions of :mod:`bm_env.actions`.
+actions after the 52 card ids are the extra decisions of :mod:`bm_env.engine.actions`.
 
 Phases: ``pass`` (one card per decision, or pass on unseen), ``charge`` (Turbo Hearts),
 ``play``, ``discard`` (the kitty taker discarding, kitty_to_hand), ``moon`` (the shooter's
 choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card ids
-``p`` holds and ``hands2[p]`` the ids held twice; the single-deck path never touches
-``hands2``.
+``p`` holds and ``hands_twice[p]`` the ids held twice; the single-deck path never touches
+``hands_twice``.
 
 :class:`Deal` holds the phases in order and the tricks; the mechanics of the other rule
-systems are in helper modules next to this one: :mod:`~bm_env.deal_passing` (passing,
-scatter, passing on), :mod:`~bm_env.deal_charging` (Turbo Hearts), :mod:`~bm_env.deal_kitty`,
-:mod:`~bm_env.deal_cancellation` (two decks) and :mod:`~bm_env.deal_booster` (Booster
+systems are in helper modules next to this one: :mod:`~bm_env.engine.deal_passing` (passing,
+scatter, passing on), :mod:`~bm_env.engine.deal_charging` (Turbo Hearts), :mod:`~bm_env.engine.deal_kitty`,
+:mod:`~bm_env.engine.deal_cancellation` (two decks) and :mod:`~bm_env.engine.deal_booster` (Booster
 Nines). A deal's state is declared field by field in :data:`Deal._FIXED_FIELDS`,
 :data:`Deal._STATE_VALUES` and :data:`Deal._STATE_LISTS`; :func:`clone_deal` copies what
 the declaration says. Other modules read it through its read face, which hands out only
@@ -41,6 +41,7 @@ from . import deal_passing as passing
 from .actions import MOON_ADD, MOON_SUBTRACT
 from .cards import (
     ACE_SPADES,
+    CLUBS,
     HEARTS,
     KING_SPADES,
     NUM_CARDS,
@@ -53,14 +54,14 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, Rules
+from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, Rules, partner_of
 from .scoring import deal_scores, moon_shooter
 
 PASS, CHARGE, PLAY, DISCARD, MOON, DONE = "pass", "charge", "play", "discard", "moon", "done"
 ILLEGAL_MODES = ("raise", "renege_penalty")
 
 _HEART_MASK = SUIT_MASKS[HEARTS]
-_CLUB_MASK = SUIT_MASKS[0]
+_CLUB_MASK = SUIT_MASKS[CLUBS]
 _QS_BIT = 1 << QUEEN_SPADES
 _HIGH_SPADES = (1 << ACE_SPADES) | (1 << KING_SPADES)
 _MOON_BITS = (1 << MOON_SUBTRACT) | (1 << MOON_ADD)
@@ -154,7 +155,7 @@ class Deal:
         "dealer",  # position of the dealer
         "eldest",  # position left of the dealer: passes and charges first, and leads unless a rule says who
         "dealt",  # hands as dealt: the ids each position held
-        "dealt2",  # two decks: the ids each position was dealt twice
+        "dealt_twice",  # two decks: the ids each position was dealt twice
         "deck",  # ids dealt to the hands (the kitty apart)
         "pass_direction",  # name of the pass direction ("left", "scatter", "hold"...)
         "pass_offset",  # receiver's position offset (0: hold or scatter)
@@ -166,7 +167,7 @@ class Deal:
         "_charging",  # Turbo Hearts charging in play
         "_booster",  # Booster Nines in play
         "_plain_tricks",  # one deck, no trumps, no boosts: the fast trick path
-        "_filters",  # legal follows need the charging or queen_when_safe filters
+        "_follow_filtered",  # legal follows need the charging or queen_when_safe filters
     )
     #: Immutable values the deal replaces as it goes, so a clone can share them. The public
     #: ones are read as plain attributes: a property would cost the env about a tenth of its
@@ -197,7 +198,7 @@ class Deal:
     #: Lists changed in place, of immutable items: clone_deal copies each one. Read through
     #: the queries of the same name without the underscore, as tuples.
     _STATE_LISTS = (
-        "_hands", "_hands2", "_played", "_voids",
+        "_hands", "_hands_twice", "_played", "_voids",
         "_captured", "_penalty_taken", "_clean_tricks", "_tricks_won",
         "_tricks", "_trick", "_pending",
         "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
@@ -248,7 +249,7 @@ class Deal:
         self.dealer = dealer
         self.eldest = (dealer + 1) % k
         self.dealt = tuple(masks)
-        self.dealt2 = tuple(doubles)
+        self.dealt_twice = tuple(doubles)
         deck = 0
         for m in masks:
             deck |= m
@@ -257,13 +258,13 @@ class Deal:
         self._charging = rules.charging
         self._booster = rules.booster_nines
         self._plain_tricks = rules.trumps == "none" and rules.decks == 1 and not rules.booster_nines
-        self._filters = rules.charging or rules.queen_when_safe
+        self._follow_filtered = rules.charging or rules.queen_when_safe
 
     def _set_state(self, masks: list[int], doubles: list[int]) -> None:
         """The state before the first decision (the phase is set by the caller)."""
         k = self.num_players
         self._hands = list(masks)
-        self._hands2 = list(doubles)  # ids held twice (two decks only)
+        self._hands_twice = list(doubles)  # ids held twice (two decks only)
         self.values = self.rules.card_values
         self._set_penalties()
         self.phase = PASS
@@ -312,7 +313,7 @@ class Deal:
         for m in self._hands:
             for c in cards_of(m):
                 copies[c] += 1
-        for m in self._hands2:
+        for m in self._hands_twice:
             for c in cards_of(m):
                 copies[c] += 1
         for c in self.kitty:
@@ -346,13 +347,13 @@ class Deal:
 
     @property
     def hands(self) -> tuple[int, ...]:
-        """Cards each position holds, as masks of ids (two decks: a card held twice is also in :attr:`hands2`)."""
+        """Cards each position holds, as masks of ids (two decks: a card held twice is also in :attr:`hands_twice`)."""
         return tuple(self._hands)
 
     @property
-    def hands2(self) -> tuple[int, ...]:
+    def hands_twice(self) -> tuple[int, ...]:
         """Two decks: the ids each position holds twice, as masks (all 0 with one deck)."""
-        return tuple(self._hands2)
+        return tuple(self._hands_twice)
 
     @property
     def played(self) -> tuple[int, ...]:
@@ -379,11 +380,11 @@ class Deal:
         """Cards position ``p`` holds, ascending, a card twice when held twice."""
         if not self.two_decks:
             return cards_of(self._hands[p])
-        return sorted(cards_of(self._hands[p]) + cards_of(self._hands2[p]))
+        return sorted(cards_of(self._hands[p]) + cards_of(self._hands_twice[p]))
 
     def hand_count(self, p: int) -> int:
         """Cards position ``p`` holds, copies counted."""
-        return bin(self._hands[p]).count("1") + (bin(self._hands2[p]).count("1") if self.two_decks else 0)
+        return bin(self._hands[p]).count("1") + (bin(self._hands_twice[p]).count("1") if self.two_decks else 0)
 
     @property
     def played_in_trick(self) -> int:
@@ -530,23 +531,23 @@ class Deal:
             penalty = self.penalty_total
         else:
             penalty = sum(self.values[c] for c in cards_of(self.deck) if self.values[c] < 0)
-        offenders = {p, (p + 2) % 4} if self.rules.teams == "joint" else {p}  # a team scores jointly
+        offenders = {p, partner_of(p)} if self.rules.teams == "joint" else {p}  # a team scores jointly
         self.scores = tuple(penalty if q in offenders else 0 for q in range(self.num_players))
         self.phase = DONE
         self.legal = 0
 
     def _remove(self, p: int, bit: int) -> None:
-        if self.two_decks and self._hands2[p] & bit:
-            self._hands2[p] ^= bit
+        if self.two_decks and self._hands_twice[p] & bit:
+            self._hands_twice[p] ^= bit
         else:
             self._hands[p] ^= bit
 
     def _add(self, p: int, c: int) -> None:
         bit = 1 << c
         if self._hands[p] & bit:
-            if not self.two_decks or self._hands2[p] & bit:
+            if not self.two_decks or self._hands_twice[p] & bit:
                 raise AssertionError(f"position {p} would hold {card_str(c)} more often than the decks have it")
-            self._hands2[p] |= bit
+            self._hands_twice[p] |= bit
         else:
             self._hands[p] |= bit
 
@@ -564,7 +565,7 @@ class Deal:
         self.phase = PLAY
         lead = self.rules.first_lead
         if lead.startswith("lowest_club"):
-            lowest = self.deck & _CLUB_MASK  # the kitty apart: the lowest club present leads (seed 003)
+            lowest = self.deck & _CLUB_MASK  # the kitty apart: the lowest club present leads (Pagat)
             lowest &= -lowest
             self.leader = next(q for q in range(self.num_players) if self._hands[q] & lowest)
         else:
@@ -601,9 +602,9 @@ class Deal:
             return legal
         non_hearts = legal & ~_HEART_MASK
         if not non_hearts:
-            return legal  # only hearts: a heart may be led by necessity (seed 000)
+            return legal  # only hearts: a heart may be led by necessity (the British rules)
         if self.rules.lead_hearts_with_queen_only and not hand & ~(_HEART_MASK | _QS_BIT):
-            return legal  # seed 003: holding only hearts and Q♠, a heart may be led
+            return legal  # Pagat: holding only hearts and Q♠, a heart may be led
         return non_hearts
 
     def _first_trick_rule(self, legal: int) -> int:
@@ -619,11 +620,11 @@ class Deal:
         legal = follow if follow else hand
         if not self._tricks:
             legal = self._first_trick_rule(legal)
-        if self._filters:
+        if self._follow_filtered:
             if self._charging:
                 legal = charging.playable(self, p, legal, leading=False)
             if self.rules.queen_when_safe and legal & _QS_BIT:
-                # seed 003: Q♠ must go as soon as it is safe: when discarding, or on a spade
+                # Pagat: Q♠ must go as soon as it is safe: when discarding, or on a spade
                 # trick once A♠ or K♠ has been played to it.
                 if not follow or (self.led_suit == SPADES and mask_of(self._trick) & _HIGH_SPADES):
                     legal = _QS_BIT
@@ -631,8 +632,8 @@ class Deal:
 
     def _play(self, c: int, bit: int) -> None:
         p = self.to_act
-        if self.two_decks and self._hands2[p] & bit:
-            self._hands2[p] ^= bit
+        if self.two_decks and self._hands_twice[p] & bit:
+            self._hands_twice[p] ^= bit
         else:
             self._hands[p] ^= bit
         self._played[p] |= bit
@@ -646,7 +647,7 @@ class Deal:
             self._voids[p] |= 1 << self.led_suit
         trick.append(c)
         if suit == HEARTS or (c == QUEEN_SPADES and self.rules.queen_breaks_hearts):
-            # A heart can only be played as a discard or as a lead by necessity; seed 000 says
+            # A heart can only be played as a discard or as a lead by necessity; the British rules say
             # both break hearts, so "discarded on another suit" and "any heart played" coincide.
             self.hearts_broken = True
         if self._booster:
@@ -656,7 +657,7 @@ class Deal:
             self._finish_trick()
             return
         self.to_act = nxt
-        if self._filters:
+        if self._follow_filtered:
             self.legal = self._follow_legal(nxt)
             return
         hand = self._hands[nxt]

@@ -1,4 +1,4 @@
-"""Booster Nines (seed 003) in a :class:`~bm_env.deal.Deal`: nines that make a trick longer.
+"""Booster Nines (Pagat) in a :class:`~bm_env.engine.deal.Deal`: nines that make a trick longer.
 
 Each nine of the led suit played to a trick (the lead included, and in the rounds it has
 already added) adds a round: once everyone has played, the trick goes round the table
@@ -6,7 +6,7 @@ again, for each nine owed, unless the hands are empty after this round (a nine i
 last trick boosts nothing). The highest card of the led suit over all its rounds wins.
 
 Part of the deal's implementation: these functions change the deal's state, its private
-lists included (declared in ``bm_env.deal``); nothing else does.
+lists included (declared in ``bm_env.engine.deal``); nothing else does.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Rewards from deal scores, shared by the environment and the vector engine.
 
-With partnerships (``teams``) every reward is the player's team's (seed 003).
+With partnerships (``teams``) every reward is the player's team's (Pagat's Partnership Hearts).
 
 ``score``: the deal score, sign flipped where lower totals win, so higher is better in every
 preset. ``zero_sum``: one's ``score`` reward minus the mean of the others' (in the Hearts
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .rules import Rules
+from ..engine.rules import Rules, partner_of
 
 REWARD_MODES = ("score", "zero_sum")
 
@@ -39,14 +39,14 @@ def deal_scale(rules: Rules, num_players: int | None = None) -> int:
 
 
 def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
-    """Each player's deal score as their partnership's (seed 003 Partnership Hearts); unchanged without teams.
+    """Each player's deal score as their partnership's (Pagat's Partnership Hearts); unchanged without teams.
 
     Under joint scoring both partners already carry the team's score; under individual
     scoring the team's score is the partners' sum, since team totals decide the match.
     """
     if rules.teams != "individual" or len(scores) != 4:
         return tuple(scores)
-    return tuple(scores[p] + scores[(p + 2) % 4] for p in range(4))
+    return tuple(scores[p] + scores[partner_of(p)] for p in range(4))
 
 
 def deal_rewards(

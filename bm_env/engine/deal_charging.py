@@ -1,4 +1,4 @@
-"""Turbo Hearts (seed 003) in a :class:`~bm_env.deal.Deal`: charging, and the 10♣ multiplier.
+"""Turbo Hearts (Pagat) in a :class:`~bm_env.engine.deal.Deal`: charging, and the 10♣ multiplier.
 
 After the pass, each player from eldest hand in turn charges any of A♥ Q♠ J♦ 10♣ that it
 holds, one card per decision, then ends its charging (``CHARGE_DONE``). A charged A♥
@@ -8,7 +8,7 @@ lead, nor follow in, the first trick of its suit unless nothing else is legal
 10♣ doubles its deal score, four times it if 10♣ was charged.
 
 Part of the deal's implementation: these functions change the deal's state, its private
-lists included (declared in ``bm_env.deal``); nothing else does.
+lists included (declared in ``bm_env.engine.deal``); nothing else does.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The kitty in a :class:`~bm_env.deal.Deal` (seed 003: 3 or 5 players, Cancellation).
+"""The kitty in a :class:`~bm_env.engine.deal.Deal` (Pagat: 3 or 5 players, Cancellation).
 
 The cards are dealt as far as they go; the rest, face down, form the kitty. It goes to the
 taker of the first trick (``kitty='first_trick'``; with two decks, the first trick that
@@ -9,7 +9,7 @@ down, which count as won; the deal waits for those discards before the next lead
 Only the taker sees the kitty's cards.
 
 Part of the deal's implementation: these functions change the deal's state, its private
-lists included (declared in ``bm_env.deal``); nothing else does.
+lists included (declared in ``bm_env.engine.deal``); nothing else does.
 """
 
 from __future__ import annotations

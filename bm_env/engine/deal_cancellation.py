@@ -1,13 +1,13 @@
-"""Cancellation Hearts (seeds 000, 003) in a :class:`~bm_env.deal.Deal`: two decks, and cards that cancel.
+"""Cancellation Hearts (the British rules, Pagat) in a :class:`~bm_env.engine.deal.Deal`: two decks, and cards that cancel.
 
-Two full decks are shuffled together, so a player may hold a card twice (``Deal.hands2``).
+Two full decks are shuffled together, so a player may hold a card twice (``Deal.hands_twice``).
 Identical cards in a trick cancel each other for winning: the highest led-suit card
 played once wins. A trick in which every led-suit card is cancelled has no winner: it
 stays on the table, its leader leads again, and the next trick's winner takes it too; a
 last trick with no winner goes to the winner of the trick before (its leader, if none).
 
 Part of the deal's implementation: these functions change the deal's state, its private
-lists included (declared in ``bm_env.deal``); nothing else does.
+lists included (declared in ``bm_env.engine.deal``); nothing else does.
 """
 
 from __future__ import annotations

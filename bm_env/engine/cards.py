@@ -1,4 +1,4 @@
-"""Cards as small ints, the convention of RULES.md.
+"""Cards as small ints, the convention of ``docs/rules.md``.
 
 A card is ``suit * 13 + rank`` with suits clubs, diamonds, hearts, spades = 0..3 and
 ranks 2..A = 0..12, so a hand reshapes to ``(4, 13)`` and "follow suit" is one row.

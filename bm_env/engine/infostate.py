@@ -8,7 +8,7 @@ taken; whether hearts are broken; the match scores. Other players' unplayed card
 absent, except the cards this player passed to someone who still holds them, which the
 rules make known to the passer (:attr:`InfoState.known_held`).
 
-The rule systems of issue 6 add public facts (charged cards, who passed on unseen, the
+The extension rule systems add public facts (charged cards, who passed on unseen, the
 kitty's size and taker, a Cancellation trick left on the table, the partner) and private
 ones (the kitty's contents, to its taker only; the taker's face-down discards). With two
 decks a card id appears twice in a tuple when two copies are meant.
@@ -22,7 +22,7 @@ from collections import Counter
 
 from .cards import cards_of, mask_of
 from .deal import DONE, PASS, Deal
-from .rules import Rules
+from .rules import Rules, partner_of
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class InfoState:
     seat: int
     seats: tuple[int, ...]  # seats playing this deal, clockwise from position 0
     dealer: int
-    phase: str  # "pass", "charge", "play", "discard", "moon" or "done" (see bm_env.deal)
+    phase: str  # "pass", "charge", "play", "discard", "moon" or "done" (see bm_env.engine.deal)
     to_act: int | None  # seat to act, None once the deal is over
     legal: tuple[int, ...]  # legal actions if this seat is to act, else ()
     hand: tuple[int, ...]
@@ -54,7 +54,7 @@ class InfoState:
     match_scores: tuple[int, ...]
     deals_played: int
     deal_scores: tuple[int, ...] | None  # by match seat, once the deal is over
-    # --- issue 6 rule systems (defaults: none of them in use) ---
+    # --- the extension rule systems (defaults: none of them in use) ---
     kitty_size: int = 0  # cards in the kitty (public)
     kitty_taker: int | None = None  # seat that took the kitty (public once taken)
     kitty: tuple[int, ...] = ()  # the kitty's cards: known to its taker only, once taken
@@ -143,7 +143,7 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
     taker = deal.kitty_taker
     picks = deal.pass_picks
     charged = by_seat([tuple(cards_of(m)) for m in deal.charged], ()) if deal.rules.charging else ()
-    partner = (seat + 2) % n if deal.rules.teams != "none" else None
+    partner = partner_of(seat) if deal.rules.teams != "none" else None
     return InfoState(
         rules=deal.rules,
         seat=seat,

@@ -1,9 +1,9 @@
 """A match: deals in turn, the dealer moving clockwise, until the rules' end and a winner.
 
 Tie-breaks follow the rules: ``tied_players`` plays extra deals among the tied players
-only, decided by that deal's own score (seed 000; two tied players play the full deck, 26
-each); ``all_players`` plays on with normal deals (seeds 003, 004); ``shared`` lets the
-tied players share the win. Petrone's −50 end always shares a tie (seed 004).
+only, decided by that deal's own score (the British rules; two tied players play the full deck, 26
+each); ``all_players`` plays on with normal deals (Pagat, Petrone's rules); ``shared`` lets the
+tied players share the win. Petrone's −50 end always shares a tie.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class Match:
         # all_players: play on; the end rule is checked again after the next deal.
 
     def _leaders(self, better) -> tuple[int, ...]:
-        """Seats with the best total; with teams, both partners of the best partnership (seed 003)."""
+        """Seats with the best total; with teams, both partners of the best partnership (Pagat)."""
         totals = self.totals
         if self.rules.teams == "none":
             best = better(totals)

@@ -2,9 +2,9 @@
 
 Kept apart from the trick engine because one scoring rule needs the match: under
 ``moon="others_plus_unless_win"`` the shooter's choice depends on whether adding the moon
-to the others would end the match with one of them winning (seed 003).
+to the others would end the match with one of them winning (Pagat).
 
-The scoring *unit* is a player, or a partnership under ``teams="joint"`` (seed 003: partners
+The scoring *unit* is a player, or a partnership under ``teams="joint"`` (Pagat: partners
 keep their tricks together and score them jointly; both partners get the team's score).
 """
 
@@ -48,7 +48,7 @@ def moon_shooter(
     A moon is taking every penalty card (by a player, or by a partnership under joint
     teams: then the position is the partner who took more of the points, the earlier
     position on a tie, and that player makes the team's choice). A sun is one player
-    taking every trick (seed 003, option ``sun_points``): it scores like the moon with the
+    taking every trick (Pagat, option ``sun_points``): it scores like the moon with the
     sun's total and takes precedence.
     """
     if rules.moon == "off" or penalty_total <= 0:
@@ -86,7 +86,7 @@ def deal_scores(
     deal; ``clean_tricks[p]`` how many tricks without a valued card ``p`` won.
     A moon is shot by the player (or joint team) who took every penalty card; bonus cards
     (negative values, e.g. J♦ −10) still count for whoever took them, the shooter included
-    (seed 003). ``multipliers[p]`` multiplies the final deal score of ``p``'s unit (Turbo
+    (Pagat). ``multipliers[p]`` multiplies the final deal score of ``p``'s unit (Turbo
     Hearts: 2 for the taker of 10♣, 4 if it was charged) after the moon is scored.
     Under ``moon="shooter_choice"`` a shot needs ``moon_choice`` ("subtract" or "add").
     """

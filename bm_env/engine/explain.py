@@ -1,7 +1,7 @@
 """Why an action is not legal now: the rule that forbids it, in words.
 
-The engine computes legal actions as one mask (:class:`~bm_env.deal.Deal`); a person who
-typed a card, or a programmer reading an :class:`~bm_env.deal.IllegalActionError`, needs
+The engine computes legal actions as one mask (:class:`~bm_env.engine.deal.Deal`); a person who
+typed a card, or a programmer reading an :class:`~bm_env.engine.deal.IllegalActionError`, needs
 to know which rule took that card out. :func:`why_illegal` goes through the rules in the
 order the engine applies them and names the first one the action breaks. Kept apart from
 the engine so that the hot path stays a few mask operations.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Callable
 
 from .actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE, PASS_ON
-from .cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, SUIT_NAMES, card_str
+from .cards import CLUBS, HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, SUIT_NAMES, card_str
 
 _HEARTS = SUIT_MASKS[HEARTS]
-_CLUBS = SUIT_MASKS[0]
+_CLUBS = SUIT_MASKS[CLUBS]
 
 
 def why_illegal(deal, action: int, name: Callable[[int], str] = card_str) -> str:
@@ -26,7 +26,7 @@ def why_illegal(deal, action: int, name: Callable[[int], str] = card_str) -> str
     if deal.phase == "done":
         return "the deal is over"
     p = deal.to_act
-    hand = deal.hands[p] | (deal.hands2[p] if deal.two_decks else 0)
+    hand = deal.hands[p] | (deal.hands_twice[p] if deal.two_decks else 0)
     if deal.phase == "charge":
         if action == CHARGE_DONE or action not in CHARGE_CARD:
             chargeable = " ".join(name(c) for c in CARD_CHARGE)

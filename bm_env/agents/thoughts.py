@@ -13,7 +13,7 @@ some agent explained itself::
                   "values": {"QS": -3.25, "3H": -1.0}}]
 
 Records without the field load and replay as before. :func:`read_thoughts` checks the
-field (a malformed one raises :class:`~bm_env.record.RecordError`) and returns it by
+field (a malformed one raises :class:`~bm_env.engine.record.RecordError`) and returns it by
 decision number.
 """
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .actions import action_str, parse_action
-from .record import RecordError
+from ..engine.actions import action_str, parse_action
+from ..engine.record import RecordError
 
 #: kind -> what the numbers are, for charts and readers.
 KINDS = {

@@ -1,0 +1,130 @@
+"""The layers hold: the rules engine runs on numpy and the standard library alone, and
+nothing below the policy agent needs torch.
+
+Each check runs in a fresh interpreter whose import system refuses the packages the layer
+must not use, so a stray import anywhere (a module-level one, or one at first use) fails
+here instead of in a user's environment that lacks them.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A meta-path finder, first in line, that raises ImportError for the refused packages.
+BLOCKER = """
+import sys
+
+class Refuse:
+    def __init__(self, allowed):
+        self.allowed = allowed
+        self.refused = []  # also those whose ImportError some code caught
+
+    def find_spec(self, name, path=None, target=None):
+        if not self.allowed(name.partition(".")[0]):
+            self.refused.append(name)
+            raise ImportError(f"{name} is refused in this layer")
+        return None
+
+sys.path.insert(0, ROOT)
+"""
+
+
+def _run(blocker_setup: str, body: str) -> subprocess.CompletedProcess:
+    code = f"ROOT = {str(ROOT)!r}\n" + BLOCKER + textwrap.dedent(blocker_setup) + textwrap.dedent(body)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def test_the_engine_imports_only_numpy_and_the_standard_library():
+    done = _run(
+        """
+        STDLIB = set(sys.stdlib_module_names)
+        refuse = Refuse(lambda top: top in STDLIB or top in ("numpy", "bm_env"))
+        sys.meta_path.insert(0, refuse)
+        """,
+        """
+        import importlib, pkgutil
+        import bm_env, bm_env.engine
+        names = [m.name for m in pkgutil.iter_modules(bm_env.engine.__path__, "bm_env.engine.")]
+        for name in names:
+            importlib.import_module(name)
+        # the engine works, not just imports: a whole match, recorded and replayed
+        from bm_env import Match, make_rules, match_record, replay_match
+        import numpy as np
+        rng = np.random.default_rng(0)
+        match = Match(make_rules("black_maria"), rng=0)
+        while not match.is_over:
+            match.step(int(rng.choice(np.flatnonzero(match.deal.legal_mask()))))
+        assert len(replay_match(match_record(match))) == len(match.completed)
+        # an attempt whose ImportError was caught still counts for these three (the standard library
+        # itself probes for optional modules, e.g. copy for Jython's org.python.core)
+        print(len(names), sorted({n for n in refuse.refused if n.partition(".")[0] in ("torch", "pettingzoo", "gymnasium")}))
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    count, refused = done.stdout.split(" ", 1)
+    assert int(count) >= 10 and refused.strip() == "[]"
+
+
+# torch, and what only the trainer or a network brings with it; PettingZoo and Gymnasium stay allowed.
+NO_TORCH = """
+sys.meta_path.insert(0, Refuse(lambda top: top not in ("torch", "tensorboard")))
+"""
+
+
+def test_import_bm_env_loads_the_engine_only():
+    done = _run(NO_TORCH, """
+        import bm_env
+        heavy = sorted({m.partition(".")[0] for m in sys.modules} & {"torch", "pettingzoo", "gymnasium"})
+        print(heavy)
+        """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_random_against_the_heuristic_evaluates_without_torch(tmp_path):
+    done = _run(NO_TORCH, f"""
+        import bm_env.evaluation
+        from bm_env import make_rules
+        from bm_env.evaluation import evaluate
+        result = evaluate(make_rules("black_maria"), ["random", "heuristic", "heuristic"], num_boards=3, workers=1,
+                          progress=False)
+        assert sorted(a.label for a in result.agents) == ["heuristic", "random"] and result.games == 9
+        # the command-line front too, with its report written
+        from bm_env.cli.evaluate import main
+        assert main(["--agents", "random", "heuristic", "pimc:worlds=2", "--boards", "2", "--workers", "1",
+                     "--out", {str(tmp_path / "out")!r}]) == 0
+        print("torch" in sys.modules)
+        """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_the_command_line_tools_start_without_torch():
+    """Only bm-train needs torch to start; bm-export loads it once its arguments are good."""
+    done = _run(NO_TORCH, """
+        import importlib, pkgutil
+        import bm_env.cli
+        for m in pkgutil.iter_modules(bm_env.cli.__path__, "bm_env.cli."):
+            importlib.import_module(m.name)
+        print("torch" in sys.modules)
+        """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_a_policy_agent_says_it_needs_torch_when_it_is_missing():
+    done = _run(NO_TORCH, """
+        from bm_env import make_rules
+        from bm_env.agents import make_agent
+        try:
+            make_agent("policy:checkpoints/black_maria_3p.pt", make_rules("black_maria"))
+        except ImportError as e:
+            print("ImportError", e)
+        """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ImportError") and "torch" in done.stdout
