@@ -7,7 +7,7 @@ import pettingzoo
 import pytest
 from pettingzoo.test import seed_test
 
-from api_probe import run_api_test
+from kit import run_api_test
 from bm_env import black_maria_v0
 from bm_env.deal import IllegalActionError
 from bm_env.rules import RulesError, make_rules

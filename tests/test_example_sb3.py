@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from example_kit import load_example
+from kit import load_example
 
 pytestmark = pytest.mark.sb3
 

@@ -13,11 +13,13 @@ import random
 
 import pytest
 
-from bm_env.cards import parse_card
+from bm_env.cards import mask_of, parse_card
 from bm_env.deal import PASS
 from bm_env.match import Match
 from bm_env.rules import make_rules
 from bm_env.scoring import match_would_end
+
+import kit
 
 
 def play_random_match(m: Match, seed: int) -> None:
@@ -50,7 +52,7 @@ def test_black_maria_plays_three_deals_per_player(n, deals, seed):
     assert min(m.totals) in [m.totals[w] for w in m.winners]
 
 
-def test_match_is_not_over_before_the_last_deal(kit):
+def test_match_is_not_over_before_the_last_deal():
     m = Match(make_rules("black_maria"), rng=5, first_dealer=2)
     chooser = random.Random(5)
     for _ in range(8):
@@ -58,7 +60,7 @@ def test_match_is_not_over_before_the_last_deal(kit):
     assert m.deals_played == 8 and not m.is_over
 
 
-def test_tie_break_among_the_tied_down_to_a_two_player_deal(kit):
+def test_tie_break_among_the_tied_down_to_a_two_player_deal():
     """Nine forced deals, eldest taking 43 each time, end three-all; the tie-break repeats.
 
     First dealer 2, so eldest of deal d is seat d mod 3: seats 0, 1, 2 each take 43 three
@@ -93,7 +95,7 @@ def test_tie_break_among_the_tied_down_to_a_two_player_deal(kit):
     assert m.deals_played == 9 and len(m.completed) == 11
 
 
-def test_black_maria_26_first_to_50_and_ties_play_on(kit):
+def test_black_maria_26_first_to_50_and_ties_play_on():
     """Seed 001: play until someone reaches 50; lowest wins; a tie for lowest plays on.
 
     Forced deals, eldest taking all 26: seats 0, 1, 2, 0 give 52/26/26 after four deals:
@@ -111,12 +113,12 @@ def test_black_maria_26_first_to_50_and_ties_play_on(kit):
     assert m.winners == (2,) and m.deals_played == 5
 
 
-def _petrone_match(kit, totals_before):
+def _petrone_match(totals_before):
     """A petrone match whose next deal is the scripted PETRONE_DEAL (scores 0, -17, 3, 17 by seat)."""
     d = kit.PETRONE_DEAL
     m = Match(make_rules("petrone_black_mariah"), rng=0, first_dealer=d.dealer)
     m.totals = list(totals_before)
-    final = [kit.mask_of(kit.cards(h)) for h in d.hands]
+    final = [mask_of(kit.cards(h)) for h in d.hands]
     # Petrone passes 3 to the right every deal: choose the passes that end in the script's hands.
     before, picks = kit.prepass_hands(final, offset=3, count=3)
     deal = m.start_deal(hands=before)
@@ -140,8 +142,8 @@ def _petrone_match(kit, totals_before):
         ((22, -40, 19, 5), (22, -57, 22, 22), (0, 2, 3)),  # ... and a tie for highest shares the victory
     ],
 )
-def test_petrone_first_to_50_and_the_minus_50_end(kit, before, after, winners):
-    m = _petrone_match(kit, before)
+def test_petrone_first_to_50_and_the_minus_50_end(before, after, winners):
+    m = _petrone_match(before)
     assert tuple(m.totals) == after
     assert m.winners == winners
     assert m.is_over == (winners is not None)
@@ -153,7 +155,7 @@ def test_petrone_first_to_50_and_the_minus_50_end(kit, before, after, winners):
     ((100, 0), [0, 10, 46, 56], False),
     (None, [100, 10, 46, 56], True),
 ])
-def test_exact_reset(kit, reset, after, over):
+def test_exact_reset(reset, after, over):
     """Totals 74/10/20/30, then a forced moon by seat 1 scored "others +26": seat 0 lands on 100."""
     rules = make_rules("american_hearts", moon="others_plus", exact_reset=reset)
     m = Match(rules, rng=0, first_dealer=0)
@@ -167,7 +169,7 @@ def test_exact_reset(kit, reset, after, over):
 
 
 @pytest.mark.parametrize("tie_break", ["shared", "all_players", "tied_players"])
-def test_tie_rules_after_a_single_deal(kit, tie_break):
+def test_tie_rules_after_a_single_deal(tie_break):
     """American Hearts over one deal, moon off: eldest (seat 1) takes 26, the other three tie on 0."""
     rules = make_rules("american_hearts", moon="off", match_end="deals", match_deals=1, tie_break=tie_break)
     m = Match(rules, rng=0, first_dealer=0)

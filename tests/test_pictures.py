@@ -13,7 +13,7 @@ from bm_env.deal import deal_hands
 from bm_env.pictures import revealed, save_svg, table_svg
 from bm_env.pictures.svg import canvas_size
 from bm_env.rules import PRESETS
-from hidden_kit import swap_unseen
+from kit import swap_unseen
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -127,7 +127,7 @@ def _views(preset, n, hands, actions, observer):
 
 @pytest.mark.parametrize("preset,n", [("black_maria", 3), ("american_hearts", 4), ("omnibus", 5)])
 def test_a_seat_picture_cannot_tell_apart_deals_differing_in_others_unplayed_cards(preset, n):
-    """The swap of hidden_kit: seat 0's SVG at every decision and its rgb_array must not change,
+    """The swap of kit.swap_unseen: seat 0's SVG at every decision and its rgb_array must not change,
     while the all-hands picture must."""
     rng = np.random.default_rng(10 + n)
     checked = 0

@@ -15,7 +15,7 @@ from bm_env.deal import PLAY, Deal, deal_cards
 from bm_env.infostate import information_state
 from bm_env.rules import RulesError, make_rules
 
-from variant_kit import cards, fill_hands, play
+from kit import cards, fill_hands, play
 
 CLUBS = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
 DIAMONDS = "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from api_probe import run_api_test
+from kit import run_api_test
 from bm_env.agents.heuristic import HeuristicAgent
 from bm_env.agents.random_agent import RandomAgent
 from bm_env.black_maria_v0 import env as make_env
@@ -102,7 +102,7 @@ def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
     from bm_env.deal import Deal
     from bm_env.infostate import information_state
     from bm_env.cards import mask_of
-    from variant_kit import cards
+    from kit import cards
 
     rules = make_rules("partnership_hearts", first_lead="eldest_any", hearts_lead="any_time")
     hands = [cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 2D 3D"),
@@ -124,7 +124,7 @@ def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
 
 
 def test_a_kitty_can_be_given_at_reset():
-    from variant_kit import fill_hands
+    from kit import fill_hands
 
     rules = make_rules("american_hearts", 3, kitty="first_trick")
     hands, kitty = fill_hands(rules, {}, 3, kitty="QS")

@@ -9,7 +9,7 @@ from bm_env.deal import DISCARD, PASS, PLAY, Deal, pass_direction_for
 from bm_env.infostate import information_state
 from bm_env.rules import RulesError, make_rules
 
-from variant_kit import cards, fill_hands, legal_text, play
+from kit import cards, fill_hands, legal_text, play
 
 
 def american(n, **kw):

@@ -12,7 +12,7 @@ from bm_env.rewards import deal_rewards
 from bm_env.rules import RulesError, make_rules
 from bm_env.scoring import deal_scores, moon_shooter
 
-from variant_kit import cards, legal_text, play
+from kit import cards, legal_text, play
 
 HEARTS = "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
 SPADES = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"

@@ -15,7 +15,7 @@ from bm_env.infostate import information_state
 from bm_env.rules import make_rules
 from bm_env.scoring import deal_scores
 
-from variant_kit import cards, legal_text, play
+from kit import cards, legal_text, play
 
 HANDS = [
     "2C TC 3D 4D 5D 2H 3H 4H 2S 3S 4S 5S 6S",
