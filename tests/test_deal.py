@@ -1,4 +1,5 @@
-"""Scripted deals: given hands, every card played written out, tricks and scores worked out by hand.
+"""The deal (bm_env/deal.py) under each classic preset, scripted: given hands, every card played written
+out, tricks and scores worked out by hand; and the deal's refusals of bad hands and actions.
 
 Each deal is chosen to exercise what makes a preset different. Hands are by position;
 a trick string lists the cards in play order from its leader (clockwise). Comments give the
@@ -10,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env.cards import cards_of, mask_of, parse_card
-from bm_env.deal import PASS, PLAY, Deal, IllegalActionError, deal_hands
-from bm_env.rules import make_rules
+from bm_env.cards import parse_card
+from bm_env.deal import PLAY, Deal, IllegalActionError, deal_hands
+from bm_env.rules import RulesError, make_rules
 
 import kit
 
@@ -118,54 +119,6 @@ def test_renege_penalty_in_petrone_costs_every_negative_card():
     deal.step(parse_card("2D"))  # P1 has no clubs: a legal discard
     deal.step(parse_card("KS"))  # P2 holds clubs: a renege
     assert deal.is_over and deal.scores == (0, 0, -30, 0)
-
-
-# ---------------------------------------------------------------------------
-# Passing.
-# ---------------------------------------------------------------------------
-
-
-def test_black_maria_passes_three_to_the_right():
-    # Right of seat s is s-1: P0 -> P2, P1 -> P0, P2 -> P1. Eldest (P0) picks first.
-    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, pass_direction="right")
-    assert deal.phase == PASS and deal.pass_count == 3 and deal.to_act == 0
-    for c in ("AC", "2H", "3H"):
-        deal.step(parse_card(c))
-    assert deal.to_act == 1
-    for c in ("AD", "KD", "QD"):
-        deal.step(parse_card(c))
-    # Nothing has moved yet: P2 has not received P0's cards, nobody has received anything.
-    assert not deal.hands[2] >> parse_card("AC") & 1
-    assert deal.received == [0, 0, 0] and not deal.passes_revealed
-    for c in ("QS", "KS", "AS"):
-        deal.step(parse_card(c))
-    assert deal.phase == PLAY and deal.passes_revealed
-    assert kit.names(deal.received[2]) == kit.names(kit.cards("AC 2H 3H"))
-    assert kit.names(deal.received[0]) == kit.names(kit.cards("AD KD QD"))
-    assert kit.names(deal.received[1]) == kit.names(kit.cards("QS KS AS"))
-    assert all(h.bit_count() == 17 for h in deal.hands)
-    assert deal.to_act == 0  # eldest leads after the pass
-
-
-def test_black_maria_26_passes_two_cards_with_five_players():
-    # Seed 001: "If there are more than four players, it is customary to pass only 2 cards."
-    rules = make_rules("black_maria_26", 5)
-    assert rules.passes_for() == 2 and rules.hand_size() == 10
-    deal = Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(7)), 0, "right")
-    assert deal.pass_count == 2
-    before = list(deal.hands)
-    steps = 0
-    while deal.phase == PASS:
-        deal.step(cards_of(deal.legal)[0])
-        steps += 1
-    assert steps == 10  # five players, two cards each
-    for p in range(5):
-        assert deal.received[p].bit_count() == 2
-        # what P passed (its two lowest cards) is now held by its right-hand neighbour
-        passed = mask_of(cards_of(before[p])[:2])
-        assert deal.received[(p - 1) % 5] == passed
-    # With 4 players the same preset passes 3.
-    assert make_rules("black_maria_26", 4).passes_for() == 3
 
 
 # ---------------------------------------------------------------------------
@@ -487,6 +440,40 @@ def test_lead_hearts_with_queen_only(option, expected):
 
 
 # ---------------------------------------------------------------------------
+# Q♠ as soon as it is safe (queen_when_safe, seed 003).
+# ---------------------------------------------------------------------------
+
+
+def test_queen_of_spades_must_go_once_safe():
+    rules = make_rules("american_hearts", first_lead="eldest_any", queen_when_safe=True)
+    hands = [kit.cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AS"),
+             kit.cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2H"),
+             kit.cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+             kit.cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD")]
+    deal = Deal(rules, hands, dealer=3)
+    kit.play(deal, "2D")  # P1 is void in diamonds: discarding, Q♠ is safe and must go
+    assert kit.legal_text(deal) == ["QS"]
+    deal = Deal(rules, hands, dealer=3)
+    kit.play(deal, "AS")  # a spade trick after A♠: Q♠ cannot win it, so it must be played
+    assert kit.legal_text(deal) == ["QS"]
+    rules_off = make_rules("american_hearts", first_lead="eldest_any")
+    deal = Deal(rules_off, hands, dealer=3)
+    kit.play(deal, "AS")
+    assert "2S" in kit.legal_text(deal) and "QS" in kit.legal_text(deal)
+
+
+def test_queen_is_not_forced_on_a_low_spade_lead():
+    rules = make_rules("american_hearts", first_lead="eldest_any", queen_when_safe=True)
+    hands = [kit.cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 2S"),
+             kit.cards("AS 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2H"),
+             kit.cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+             kit.cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD")]
+    deal = Deal(rules, hands, dealer=3)
+    kit.play(deal, "2S")  # no A♠ or K♠ on the trick yet: any spade
+    assert len(kit.legal_text(deal)) == 12
+
+
+# ---------------------------------------------------------------------------
 # Petrone's Black Mariah: hearts are trumps, +3 per clean trick, spade honours negative.
 # ---------------------------------------------------------------------------
 
@@ -504,3 +491,48 @@ def test_petrone_hearts_trump_and_clean_tricks():
     # P2: trick 2 clean: +3. P3: nine clean tricks (+27) and KS in trick 6 (-10): 17.
     # Hearts score nothing. Total 3 = 11 clean tricks * 3 - 30.
     assert deal.scores == (0, -17, 3, 17)
+
+
+# ---------------------------------------------------------------------------
+# Deals refuse bad hands and bad actions.
+# ---------------------------------------------------------------------------
+
+BM = make_rules("black_maria")
+GOOD = deal_hands(BM, 3, 0, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("hands, dealer, message", [
+    ([GOOD[0]], 0, r"a deal has 2 to 7 players, got 1 hands"),
+    ([GOOD[0] >> 0] * 8, 0, r"a deal has 2 to 7 players, got 8 hands"),
+    ([GOOD[0], GOOD[0], GOOD[2]], 0, r"card\(s\) .* dealt twice \(again to position 1\)"),
+    ([GOOD[0] | 1, GOOD[1], GOOD[2]], 0, r"hands do not make the 3-player deck of deck table 'black_maria': missing \[\], not in that deck \['2C'\]"),
+    ([GOOD[0] & (GOOD[0] - 1), GOOD[1], GOOD[2]], 0, r"hands do not make the 3-player deck .* missing \['\w\w'\], not in that deck \[\]"),
+    # move one card from hand 0 to hand 1: the deck is whole but the sizes differ
+    ([GOOD[0] & (GOOD[0] - 1), GOOD[1] | (GOOD[0] & -GOOD[0]), GOOD[2]], 0, r"hands must all be the same size, got sizes \[16, 18, 17\]"),
+    (GOOD, 3, r"dealer must be a position in 0\.\.2, got 3"),
+])
+def test_bad_hands(hands, dealer, message):
+    with pytest.raises(ValueError, match=message):
+        Deal(BM, hands, dealer)
+
+
+def test_bad_deal_options():
+    with pytest.raises(ValueError, match=r"on_illegal='ignore' is not allowed; allowed: \['raise', 'renege_penalty'\]"):
+        Deal(BM, GOOD, 0, on_illegal="ignore")
+    with pytest.raises(RulesError, match="unknown pass direction 'up'"):
+        Deal(BM, GOOD, 0, "up")
+
+
+@pytest.mark.parametrize("action", [52, -1, True, "QS", 3.0])
+def test_actions_outside_the_action_space(action):
+    deal = Deal(BM, GOOD, 0, "right")
+    with pytest.raises(IllegalActionError, match=r"is outside the action space 0\.\.51"):
+        deal.step(action)
+
+
+def test_a_card_not_held_is_illegal():
+    deal = Deal(BM, GOOD, 0, "right")
+    missing = next(c for c in range(52) if not GOOD[1] >> c & 1 and c != 0)
+    with pytest.raises(IllegalActionError, match=r"^player_1 may not pass \w\w: .*; legal: "):
+        deal.step(missing)
+    deal.step(np.int64(next(c for c in range(52) if GOOD[1] >> c & 1)))  # numpy ints are accepted

@@ -1,10 +1,11 @@
-"""Matches: length, thresholds, floors, exact resets, tie-breaks, with outcomes worked out by hand.
+"""Matches: length, thresholds, floors, exact resets, tie-breaks, team totals, with outcomes worked out by hand.
 
 Most deals here are *forced* (``kit.play_forced_deal``): eldest hand is given the top cards
 of every suit it holds (or, where the 2C holder leads, every club), so it wins every trick
 whatever anyone plays, and takes every penalty card. The others then play at random; the
 deal's score is known in advance (e.g. 43 to eldest in Black Maria). Passing is played as
-the preset says: each player passes cards that the forced hands give its receiver.
+the preset says: each player passes cards that the forced hands give its receiver. Others
+are kit.SWEEP, where P0 takes every trick.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from bm_env.cards import mask_of, parse_card
 from bm_env.deal import PASS
 from bm_env.match import Match
+from bm_env.rewards import deal_rewards
 from bm_env.rules import make_rules
 from bm_env.scoring import match_would_end
 
@@ -168,6 +170,24 @@ def test_exact_reset(reset, after, over):
         assert m.winners == (1,)
 
 
+def test_exact_hundred_resets_to_fifty_or_zero():
+    for reset, expected in (((100, 50), 50), ((100, 0), 0)):
+        rules = kit.sweep_rules(moon="off", exact_reset=reset)
+        m = Match(rules, 0, first_dealer=3)
+        m.totals = [74, 10, 20, 30]
+        m.start_deal(kit.SWEEP, 3, "hold")
+        kit.play_sweep(m.deal)  # P0 takes 26 (no moon rule): 74 + 26 = 100 exactly
+        m.finish_deal()
+        assert m.totals == [expected, 10, 20, 30] and not m.is_over
+    # Passing 100 is no reset: 80 + 26 = 106 ends the match, P1 wins with 10.
+    m = Match(kit.sweep_rules(moon="off", exact_reset=(100, 50)), 0, first_dealer=3)
+    m.totals = [80, 10, 20, 30]
+    m.start_deal(kit.SWEEP, 3, "hold")
+    kit.play_sweep(m.deal)
+    m.finish_deal()
+    assert m.totals == [106, 10, 20, 30] and m.winners == (1,)
+
+
 @pytest.mark.parametrize("tie_break", ["shared", "all_players", "tied_players"])
 def test_tie_rules_after_a_single_deal(tie_break):
     """American Hearts over one deal, moon off: eldest (seat 1) takes 26, the other three tie on 0."""
@@ -224,3 +244,17 @@ def test_match_rejections():
     m.tied = (1, 2)
     with pytest.raises(ValueError, match=r"dealer seat 0 does not play this deal \(seats \[1, 2\]\)"):
         m.start_deal(dealer=0)
+
+
+def test_individual_partnership_match_is_won_by_the_lower_team_total():
+    # Seed 003's example: you 105, partner 34, opponents 78 and 69: your team wins 139 to 147.
+    rules = kit.sweep_rules("partnership_hearts", teams="individual", moon="shooter_minus")
+    m = Match(rules, 0, first_dealer=3)
+    m.totals = [131, 78, 34, 69]
+    m.start_deal(kit.SWEEP, 3, "hold")
+    kit.play_sweep(m.deal)  # P0 shoots the moon alone: -26 -> 105
+    m.finish_deal()
+    assert m.totals == [105, 78, 34, 69]
+    assert m.team_totals() == (139, 147) and m.winners == (0, 2)
+    # Rewards: a player's reward is their team's deal score (partners' sum), sign flipped.
+    assert deal_rewards(rules, (5, 13, 8, 0)) == (-13.0, -13.0, -13.0, -13.0)

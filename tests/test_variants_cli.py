@@ -65,11 +65,6 @@ def test_moon_choice_and_pass_on_are_offered_by_name():
     assert "pass on unseen is not legal now" in out.getvalue()
 
 
-def test_short_forms_of_the_extra_decisions():
-    assert [action_str(parse_action(x)) for x in ("charge qs", "end", "subtract", "add", "pass on", "10h")] == [
-        "charge QS", "end charging", "moon: subtract", "moon: add to others", "pass on unseen", "TH"]
-
-
 def test_booster_nines_deal_renders_boosted_tricks():
     rc, out = run(["--rules", "booster_nines", "--seed", "5"], Typist(pick=-1))
     assert rc == 0 and "Deal scores:" in out
