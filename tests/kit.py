@@ -24,9 +24,9 @@ from typing import Sequence
 
 import numpy as np
 
-from bm_env.actions import action_str, parse_action
+from bm_env.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
 from bm_env.cards import NUM_CARDS, SUIT_MASKS, card_str, cards_of, mask_of, parse_card, rank_of, suit_of
-from bm_env.deal import PASS, Deal
+from bm_env.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
 from bm_env.infostate import information_state
 from bm_env.rules import PRESETS, Rules, direction_offset, make_rules
 
@@ -125,6 +125,12 @@ def legal_text(deal: Deal) -> list[str]:
 
 # ---------------------------------------------------------------------------- scripted deals
 
+#: The actions each phase may offer.
+_PHASE_ACTIONS = {
+    PASS: set(range(52)) | {PASS_ON}, CHARGE: set(CHARGE_CARD) | {CHARGE_DONE}, PLAY: set(range(52)),
+    DISCARD: set(range(52)), MOON: {MOON_SUBTRACT, MOON_ADD},
+}
+
 
 def new_deal(rules: Rules, hands: Sequence[str], dealer: int, pass_direction: str = "hold", **kw) -> Deal:
     """A deal with the given hands (card strings, by position)."""
@@ -195,6 +201,23 @@ def random_action(deal: Deal, chooser: random.Random) -> int:
     """A uniformly random legal action of the position to act."""
     legal = cards_of(deal.legal)
     return legal[chooser.randrange(len(legal))]
+
+
+def play_random_deal(m, chooser: random.Random, on_step=None) -> Deal:
+    """Play the match's deal in progress to its end with random legal actions (``on_step(deal)`` before
+    each), checking every mask: never empty, only actions of the phase, in play only cards held.
+    Returns the deal."""
+    deal = m.deal
+    while deal.phase != DONE:
+        legal = cards_of(deal.legal)
+        assert legal, f"empty mask in phase {deal.phase}"
+        assert set(legal) <= _PHASE_ACTIONS[deal.phase], (deal.phase, legal)
+        if deal.phase == PLAY:
+            assert set(legal) <= set(deal.hand_cards(deal.to_act))
+        if on_step:
+            on_step(deal)
+        deal.step(legal[chooser.randrange(len(legal))])
+    return deal
 
 
 def play_agents(deal: Deal, agents, upto=None) -> None:
@@ -453,8 +476,6 @@ def random_walk(e, rng: np.random.Generator, decisions: int, seed: int) -> dict:
     An extra decision (a charge, passing on, a moon choice) is taken half the time one is
     offered, so that the rare events happen often. Returns counts of the events seen.
     """
-    from bm_env.actions import PASS_ON
-
     seen = {"phases": set(), "pass_on": 0, "pending": 0, "tie_break": 0}
     e.reset(seed=seed)
     for i in range(decisions):

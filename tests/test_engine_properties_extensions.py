@@ -1,11 +1,13 @@
-"""Invariants of random legal play under every issue-6 preset and option, and what may not leak.
+"""Invariants of random legal play under every extension preset and option (kit.EXTENSIONS), and
+what may not leak; tests/test_engine_properties.py has those of the classic presets.
 
-For each configuration, hypothesis draws seeds; a seeded chooser plays legal actions. Checked:
-masks are never empty and hold only actions of the phase; every copy of every card ends in
-exactly one trick or in the kitty's owner's pile (two copies each with two decks); all the
-points of the deal are captured by someone; the same seed replays identically; an
-observation does not change when cards hidden from its seat move between other players;
-the observation decodes back to the information state; the vector engine refuses the options.
+For each configuration, hypothesis draws seeds; a seeded chooser plays legal actions
+(kit.play_random_deal, which checks that masks are never empty and hold only actions of the
+phase). Checked: every copy of every card ends in exactly one trick or in the kitty's
+owner's pile (two copies each with two decks); all the points of the deal are captured by
+someone; the same seed replays identically; an observation does not change when cards
+hidden from its seat move between other players; a renege in any decision ends the deal
+and its record replays.
 """
 
 from __future__ import annotations
@@ -18,65 +20,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bm_env.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON
 from bm_env.cards import cards_of
-from bm_env.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, clone_deal
+from bm_env.deal import DONE, clone_deal
 from bm_env.infostate import information_state
 from bm_env.match import Match
-from bm_env.observation import decode, encode, size_for
-from bm_env.rules import make_rules
-from bm_env.vector import check_supported
+from bm_env.observation import encode
 
-CONFIGS = [
-    ("cancellation", 6, {}), ("cancellation", 7, {}), ("cancellation", 8, {}), ("cancellation", 9, {}),
-    ("cancellation", 10, {}),
-    ("turbo_hearts", 4, {}), ("booster_nines", 4, {}), ("partnership_hearts", 4, {}),
-    ("partnership_hearts", 4, {"teams": "individual", "moon": "shooter_minus"}),
-    ("american_hearts", 3, {"kitty": "first_trick"}),
-    ("american_hearts", 5, {"kitty": "first_point", "kitty_to_hand": True, "pass_cycle": "five_second"}),
-    ("american_hearts", 3, {"pass_count": 4, "pass_cycle": "three_scatter_hold", "optional_pass": True}),
-    ("american_hearts", 4, {"pass_cycle": "scatter_and_hold", "optional_pass": True, "moon": "shooter_choice",
-                            "sun_points": 52, "queen_when_safe": True, "exact_reset": (100, 50)}),
-    ("black_maria", 4, {"moon": "shooter_choice", "queen_when_safe": True}),
-]
-IDS = [f"{p}-{n}-{'-'.join(kw)}" for p, n, kw in CONFIGS]
-PHASE_ACTIONS = {
-    PASS: set(range(52)) | {PASS_ON}, CHARGE: set(CHARGE_CARD) | {CHARGE_DONE}, PLAY: set(range(52)),
-    DISCARD: set(range(52)), MOON: {MOON_SUBTRACT, MOON_ADD},
-}
+from kit import EXTENSIONS, extension_rules, play_random_deal
 
-
-def rules_of(cfg):
-    p, n, kw = cfg
-    return make_rules(p, n, **kw)
-
-
-def play_deal(m: Match, chooser: random.Random, on_step=None):
-    """Play the deal in progress to its end; return it."""
-    deal = m.deal
-    while deal.phase != DONE:
-        legal = cards_of(deal.legal)
-        assert legal, f"empty mask in phase {deal.phase}"
-        assert set(legal) <= PHASE_ACTIONS[deal.phase], (deal.phase, legal)
-        if deal.phase == PLAY:
-            assert set(legal) <= set(deal.hand_cards(deal.to_act))
-        if on_step:
-            on_step(deal)
-        deal.step(legal[chooser.randrange(len(legal))])
-    return deal
+NAMES = list(EXTENSIONS)
 
 
 def deck_copies(rules, k):
     return Counter(cards_of(rules.deck_mask(k)) * rules.decks)
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_every_copy_ends_in_one_pile_and_every_point_is_taken(cfg, seed):
-    rules = rules_of(cfg)
+def test_every_copy_ends_in_one_pile_and_every_point_is_taken(name, seed):
+    rules = extension_rules(name)
     m = Match(rules, seed)
-    deal = play_deal(m, random.Random(seed))
+    deal = play_random_deal(m, random.Random(seed))
     k = deal.num_players
     piles = Counter(c for _, cs, _ in deal.tricks for c in cs)
     piles.update(deal.kitty_discards if rules.kitty_to_hand and deal.kitty_discards else deal.kitty)
@@ -96,13 +61,13 @@ def test_every_copy_ends_in_one_pile_and_every_point_is_taken(cfg, seed):
         assert deal.scores[0] == deal.scores[2] and deal.scores[1] == deal.scores[3]
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
-def test_same_seed_same_game(cfg):
-    rules = rules_of(cfg)
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_same_game(name):
+    rules = extension_rules(name)
     runs = []
     for _ in range(2):
         m = Match(rules, 123)
-        deal = play_deal(m, random.Random(5))
+        deal = play_random_deal(m, random.Random(5))
         runs.append((deal.tricks, deal.scores, deal.kitty, deal.charged))
     assert runs[0] == runs[1]
 
@@ -142,11 +107,11 @@ def _swap_hidden(deal, seat_pos, rng):
     return True
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_observation_does_not_see_other_hands(cfg, seed):
-    rules = rules_of(cfg)
+def test_observation_does_not_see_other_hands(name, seed):
+    rules = extension_rules(name)
     m = Match(rules, seed)
     chooser = random.Random(seed)
     checked = 0
@@ -169,83 +134,20 @@ def test_observation_does_not_see_other_hands(cfg, seed):
                 np.testing.assert_array_equal(before, after)
                 checked += 1
 
-    play_deal(m, chooser, check)
+    play_random_deal(m, chooser, check)
     assert checked > 0
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
-@settings(max_examples=4, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_observation_decodes_back_to_the_information_state(cfg, seed):
-    rules = rules_of(cfg)
-    n = rules.num_players
-    m = Match(rules, seed)
-    chooser = random.Random(seed)
-
-    def check(deal):
-        if chooser.random() > 0.1:
-            return
-        seat = chooser.randrange(n)
-        info = information_state(deal, seat, m.totals, m.deals_played)
-        vec = encode(info)
-        assert vec.shape == (size_for(rules),) and vec.dtype == np.int8
-        d = decode(vec, n, rules)
-        rel = lambda s: (s - seat) % n  # noqa: E731
-        assert d["hand"] == tuple(sorted(info.hand))
-        for s in range(n):
-            r = rel(s)
-            assert d[f"played_by_seat{r}"] == tuple(sorted(c for p, c in info.plays if p == s))
-            assert d[f"trick_card_seat{r}"] == tuple(sorted(c for p, c in info.current_trick if p == s))
-        assert d["received"] == tuple(sorted(info.received))
-        assert d["extra_phase"] == tuple(int(info.phase == ph) for ph in ("charge", "discard", "moon"))
-        if rules.kitty != "none":
-            assert d["kitty_size"] == (info.kitty_size,)
-            assert d["kitty_cards"] == tuple(sorted(info.kitty))
-        if rules.decks == 2:
-            assert d["pending_trick_cards"] == tuple(sorted(info.pending))
-        if rules.charging:
-            for s in range(n):
-                charged = d["charged"][4 * rel(s): 4 * rel(s) + 4]
-                assert sum(charged) == len(info.charged[s])
-        if rules.teams != "none":
-            assert d["partner"].index(1) == 2
-
-    play_deal(m, chooser, check)
-
-
-@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
-def test_vector_engine_plays_the_new_options(cfg):
-    check_supported(rules_of(cfg))  # raises UnsupportedRulesError, naming the option, for one it does not play
-
-
-def test_classic_presets_keep_their_action_space_and_observation_size():
-    from bm_env.observation import size
-    from bm_env.rules import PRESETS
-
-    for preset, spec in PRESETS.items():
-        for n in spec[2]:
-            r = make_rules(preset, n)
-            if not r.uses_extensions:
-                assert r.num_actions == 52 and size_for(r) == size(n)
-
-
-def test_vector_engine_masks_have_the_extra_action_ids():
-    from bm_env.vector import VectorEngine
-
-    assert VectorEngine(make_rules("american_hearts", moon="shooter_choice"), 4).reset()[1].shape == (4, 59)
-    assert VectorEngine(make_rules("turbo_hearts"), 4).reset()[1].shape == (4, 57)
-
-
-@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), when=st.integers(0, 80))
-def test_renege_penalty_in_any_decision_ends_the_deal_and_replays(cfg, seed, when):
+def test_renege_penalty_in_any_decision_ends_the_deal_and_replays(name, seed, when):
     """Under the renege penalty an illegal action (a card or an extra id) ends the deal; the record replays."""
     import json
 
     from bm_env.record import deal_record, replay_deal
 
-    rules = rules_of(cfg)
+    rules = extension_rules(name)
     m = Match(rules, seed, on_illegal="renege_penalty")
     deal = m.deal
     chooser = random.Random(seed)
