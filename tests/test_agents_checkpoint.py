@@ -1,4 +1,7 @@
-"""Checkpoint files: our own message for a damaged or pickled file, a directory named as such, umask permissions."""
+"""The policy checkpoint format (bm_env/agents/checkpoint.py): a round trip, refusals of other rules and
+layouts, our own message for a damaged, foreign or pickled file, a directory named as such, umask permissions.
+
+Most tests start from conftest.policy_checkpoint."""
 
 from __future__ import annotations
 
@@ -15,6 +18,48 @@ from bm_env.agents.checkpoint import CheckpointError, PolicyNet, load_checkpoint
 from bm_env.rules import make_rules
 
 BM = make_rules("black_maria")
+
+
+def test_round_trip_keeps_weights_rules_and_step(policy_checkpoint):
+    path, net = policy_checkpoint
+    loaded, meta = load_checkpoint(path, BM)
+    x = torch.randn(4, observation.size(3))
+    assert torch.equal(loaded(x), net(x))
+    assert meta["step"] == 7 and meta["rules"] == BM and meta["layout_version"] == observation.LAYOUT_VERSION
+    assert not list(path.parent.glob(".tmp-*"))  # the atomic write left no temp file
+
+
+def test_checkpoint_for_other_rules_is_refused(policy_checkpoint):
+    path, _ = policy_checkpoint
+    with pytest.raises(CheckpointError, match="other rules.*moon"):
+        load_checkpoint(path, make_rules("black_maria", moon="shooter_minus"))
+
+
+def test_checkpoint_for_another_layout_is_refused(policy_checkpoint, monkeypatch):
+    path, _ = policy_checkpoint
+    monkeypatch.setattr(observation, "LAYOUT_VERSION", observation.LAYOUT_VERSION + 1)
+    with pytest.raises(CheckpointError, match="observation layout"):
+        load_checkpoint(path, BM)
+
+
+def test_damaged_and_foreign_files_are_refused(policy_checkpoint, tmp_path):
+    path, _ = policy_checkpoint
+    data = path.read_bytes()
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(data[: len(data) // 2])
+    with pytest.raises(CheckpointError, match="damaged"):
+        load_checkpoint(broken, BM)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"weights": torch.zeros(3)}, foreign)
+    with pytest.raises(CheckpointError, match="not a black-maria-policy checkpoint"):
+        load_checkpoint(foreign, BM)
+    with pytest.raises(CheckpointError, match="does not exist"):
+        load_checkpoint(tmp_path / "missing.pt", BM)
+
+
+def test_network_of_the_wrong_size_is_not_saved(tmp_path):
+    with pytest.raises(CheckpointError, match="observation size"):
+        save_checkpoint(tmp_path / "x.pt", PolicyNet(10, 52), BM)
 
 
 class NotPlainData:

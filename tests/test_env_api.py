@@ -7,7 +7,7 @@ import pettingzoo
 import pytest
 from pettingzoo.test import seed_test
 
-from kit import run_api_test
+from kit import EXTENSIONS, run_api_test
 from bm_env import black_maria_v0
 from bm_env.deal import IllegalActionError
 from bm_env.rules import RulesError, make_rules
@@ -29,6 +29,12 @@ def test_api_and_seed(kwargs):
         warnings.simplefilter("ignore")  # api_test's advice about Dict observations
         run_api_test(black_maria_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: black_maria_v0.env(**kwargs), num_cycles=300)
+
+
+@pytest.mark.parametrize("case", ["cancellation-6", "turbo", "kitty-5-to-hand"])
+def test_api_under_extension_options(case):
+    preset, n, kw = EXTENSIONS[case]
+    run_api_test(black_maria_v0.env(rules=preset, num_players=n, **kw), num_cycles=300)
 
 
 @pytest.mark.skipif(not hasattr(pettingzoo, "make"),
