@@ -7,6 +7,7 @@ from bm_env.black_maria_v0 import raw_env
 from bm_env.cards import cards_of
 from bm_env.deal import PASS, deal_hands
 from bm_env.observation import offsets
+
 from kit import swap_unseen
 
 

@@ -1,7 +1,6 @@
 """The Gymnasium single-agent wrapper: check_env, opponents, rewards of the learning seat, masks."""
 
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +11,7 @@ from bm_env.deal import IllegalActionError
 from bm_env.env.gym_wrapper import SingleAgentEnv
 from bm_env.rewards import deal_rewards
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
+from kit import SHIPPED_AGENT
 
 
 @pytest.mark.parametrize("kwargs", [dict(), dict(learner=2, rules="american_hearts", episode="match"),
@@ -144,10 +143,10 @@ def test_mixed_opponents_specs_callables_and_agents():
     assert calls
 
 
-@pytest.mark.skipif(not SHIPPED.exists(), reason="checkpoints/black_maria_3p.pt is not in this checkout")
+@pytest.mark.skipif(not SHIPPED_AGENT.exists(), reason="checkpoints/black_maria_3p.pt is not in this checkout")
 def test_policy_spec_opponents_use_the_checkpoint():
-    env = SingleAgentEnv(opponents=f"policy:{SHIPPED}", illegal_action="raise")
-    assert all(isinstance(a, PolicyAgent) and a.path == str(SHIPPED) for a in env._opponents.values())
+    env = SingleAgentEnv(opponents=f"policy:{SHIPPED_AGENT}", illegal_action="raise")
+    assert all(isinstance(a, PolicyAgent) and a.path == str(SHIPPED_AGENT) for a in env._opponents.values())
     assert len(_play(env, 1)) > 1
 
 

@@ -1,7 +1,10 @@
 """The observation layout: parts sum to the size, and a vector decodes back to its information state,
-under the classic presets and with the parts the extension options add."""
+under the classic presets and with the parts the extension options add; the layout printer
+(``python -m bm_env.observation``) refuses bad arguments."""
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,6 +15,7 @@ from bm_env.cards import cards_of
 from bm_env.infostate import information_state
 from bm_env.match import Match
 from bm_env.observation import decode, encode, join_number, layout, offsets, size, size_for, split_number
+from bm_env.observation import main as layout_main
 from bm_env.rules import MOONS, make_rules
 
 from kit import CLASSIC_COUNTS, EXTENSIONS, extension_rules, play_random_deal
@@ -31,6 +35,24 @@ def test_numbers_split_into_int8_cells_and_join_back(v):
     coarse, fine = split_number(v)
     assert -128 <= coarse <= 127 and 0 <= fine < 32
     assert join_number(coarse, fine) == v
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["0"], "0 players: the layout is for 3 to 7 players"),
+    (["99"], "99 players: the layout is for 3 to 7 players"),
+    (["bridge"], "unknown preset 'bridge'"),
+    (["black_maria", "x"], "player count 'x' is not a whole number"),
+    (["black_maria", "9"], "preset 'black_maria' is played by [3, 4, 5, 6, 7] players, not 9"),
+])
+def test_the_layout_printer_refuses_bad_arguments(argv, message, capsys):
+    assert layout_main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_layout_printer_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "bm_env.observation", "0"], capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "3 to 7 players" in done.stderr
+    assert layout_main(["cancellation", "10"]) == 0
 
 
 def _check_decodes_to(info, n):

@@ -12,8 +12,8 @@ from bm_env.cards import card_str
 from bm_env.deal import deal_hands
 from bm_env.pictures import revealed, save_svg, table_svg
 from bm_env.pictures.svg import canvas_size
-from bm_env.rules import PRESETS
-from kit import swap_unseen
+
+from kit import PRESET_COUNTS, swap_unseen
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -40,10 +40,9 @@ def _elements(svg, cls):
     return out
 
 
-CASES = [(name, n) for name, (_, _, counts, _) in PRESETS.items() for n in counts]
 
 
-@pytest.mark.parametrize("preset,n", CASES)
+@pytest.mark.parametrize("preset,n", PRESET_COUNTS)
 def test_every_preset_and_player_count_draws_a_valid_picture(preset, n):
     e = _played(preset, n, 4 * n + 3, seed=n)
     for reveal in (False, True):

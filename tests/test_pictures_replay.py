@@ -19,6 +19,7 @@ from bm_env.evaluation.play import agent_action
 from bm_env.pictures import record_frames, replay_html
 from bm_env.record import RecordError, deal_record, match_record, write_record
 from bm_env.thoughts import Thought, ThoughtLog
+
 from kit import swap_unseen
 
 

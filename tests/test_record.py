@@ -12,9 +12,9 @@ from bm_env.match import Match
 from bm_env.record import (
     RecordError, deal_record, load_record, match_record, replay_deal, replay_match, write_record,
 )
-from bm_env.rules import PRESETS, make_rules
+from bm_env.rules import make_rules
 
-PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec[2]]
+from kit import PRESET_COUNTS
 
 
 def play_match(rules, seed, on_illegal="raise"):

@@ -20,9 +20,11 @@ from bm_env.cards import card_str
 from bm_env.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
 from bm_env.infostate import information_state
 from bm_env.rewards import deal_rewards
-from bm_env.rules import PRESETS, Rules, make_rules
+from bm_env.rules import Rules, make_rules
 from bm_env.vector import UnsupportedRulesError, VectorEngine
 from bm_env.vector.popcount import bitwise_count
+
+from kit import CLASSIC_COUNTS
 
 
 def reference_obs(deal: Deal, seat: int) -> np.ndarray:
@@ -87,9 +89,8 @@ def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "s
 
 # ---------------------------------------------------------------------------------- differential tests
 
-LISTED = ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady", "slippery_anne",
-          "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts", "petrone_black_mariah")
-CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p][2]]
+# The classic presets; test_vector_extended.py plays the extension options.
+CONFIGS = CLASSIC_COUNTS
 
 
 @pytest.mark.parametrize("preset,n", CONFIGS, ids=[f"{p}-{n}" for p, n in CONFIGS])
