@@ -3,18 +3,22 @@ hand-worked decisions, the two views of a position agreeing, and a margin over r
 
 from __future__ import annotations
 
+import importlib
+import random
+
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bm_env.agents import make_agent
 from bm_env.agents.heuristic import HeuristicAgent, View, play_score, tables
-from bm_env.cards import mask_of, parse_card
+from bm_env.cards import cards_of, mask_of, parse_card
 from bm_env.deal import DONE, Deal, deal_hands
 from bm_env.infostate import information_state
+from bm_env.match import Match
 from bm_env.rules import PRESETS, make_rules
 
-from kit import CLASSIC_COUNTS, cards, play_agents
+from kit import CLASSIC_COUNTS, EXTENSIONS, PRESET_COUNTS, cards, play_agents
 
 
 # ------------------------------------------------------------------ legality everywhere
@@ -120,6 +124,26 @@ def test_heuristic_ruffs_a_clean_trick_with_its_lowest_trump_in_petrone():
     assert chosen("heuristic_v1", rules, hands, 3, ["5C", "7C", "9C"], 3) == parse_card("AH")
 
 
+def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
+    rules = make_rules("partnership_hearts", first_lead="eldest_any", hearts_lead="any_time")
+    hands = [cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 2D 3D"),
+             cards("AC 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S"),
+             cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
+             cards("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS KC")]
+    # P0 leads 2C and P1 (an opponent of P2) wins with AC: P2, void in clubs, sheds its A♥ on it.
+    deal = Deal(rules, hands, dealer=3)
+    play = [cards("2C")[0], cards("AC")[0]]
+    for c in play:
+        deal.step(c)
+    assert HeuristicAgent().act(None, deal.legal_mask(), information_state(deal, 2)) == cards("AH")[0]
+    # The same discard scored on a trick the partner is winning costs more than on an opponent's.
+    t = tables(rules, 4)
+    hand = mask_of(cards("2H AH"))
+    partner = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=True)
+    opponent = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=False)
+    assert play_score(partner, cards("AH")[0]) > play_score(opponent, cards("AH")[0])
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_both_heuristics_play_every_preset_legally(preset):
     # Default player counts, the extension rules (kitty, two decks, charging, boosts) included:
@@ -159,6 +183,66 @@ def test_view_from_deal_equals_view_from_info(module, preset):
     assert decisions >= len(deal.tricks) * rules.num_players
 
 
+# ------------------------------------------------------------------ the two views of a position
+
+#: Every preset at every player count, and every extension configuration (kit.EXTENSIONS).
+VIEW_CASES = {**{f"{p}-{n}": (p, n, {}) for p, n in PRESET_COUNTS}, **EXTENSIONS}
+
+
+def view_rules(case):
+    preset, n, options = VIEW_CASES[case]
+    return make_rules(preset, n, **options)
+
+
+def v1_views_differ(rules) -> bool:
+    """Where the frozen heuristic_v1 builds two different views: its view_from_deal counts as the others'
+    cards only those some player holds, so it leaves out a kitty's cards (view_from_info counts them,
+    unseen), and with two decks it counts a card held twice once (in ``others`` and in the hand sizes of
+    ``later``)."""
+    return rules.decks == 2 or rules.kitty_size(rules.num_players) > 0
+
+
+def play_comparing_views(module: str, rules, seed: int, allowed=frozenset()) -> tuple[int, set[str]]:
+    """The first deal of a seeded match, each decision the heuristic's choice or a random legal action
+    (even odds). At every decision ``view_from_deal(deal)`` and ``view_from_info`` of the seat to act
+    must be equal in every slot of ``View.__slots__`` but those ``allowed`` to differ; returns the number
+    of decisions and the slots that differed."""
+    h = importlib.import_module(f"bm_env.agents.{module}")
+    deal = Match(rules, seed).deal
+    chooser = random.Random(seed)
+    decisions, differed = 0, set()
+    while not deal.is_over:
+        a = h.view_from_deal(deal)
+        b = h.view_from_info(information_state(deal, deal.seats[deal.to_act]))
+        differ = {slot for slot in h.View.__slots__ if getattr(a, slot) != getattr(b, slot)}
+        assert differ <= allowed, (f"decision {decisions} ({deal.phase}): the views differ in "
+                                   f"{ {s: (getattr(a, s), getattr(b, s)) for s in sorted(differ - allowed)} }")
+        differed |= differ
+        legal = cards_of(deal.legal)
+        deal.step(h.choose(a) if chooser.random() < 0.5 else legal[chooser.randrange(len(legal))])
+        decisions += 1
+    assert decisions >= len(deal.tricks) * len(deal.seats)
+    return decisions, differed
+
+
+@pytest.mark.parametrize("module, case", [("heuristic", c) for c in VIEW_CASES] + [
+    ("heuristic_v1", c) for c in VIEW_CASES if not v1_views_differ(view_rules(c))])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_both_views_of_a_position_agree_at_every_decision(module, case, seed):
+    """The agent decides from view_from_info, playouts (pimc) from view_from_deal: the same position must
+    give the same view, field by field, in random deals of every preset and extension option."""
+    play_comparing_views(module, view_rules(case), seed)
+
+
+@pytest.mark.parametrize("case", [c for c in VIEW_CASES if v1_views_differ(view_rules(c))])
+def test_heuristic_v1_views_differ_only_in_the_cards_of_the_others(case):
+    # heuristic_v1 is frozen; pimc, the only user of its view_from_deal, refuses kitties and two decks.
+    rules = view_rules(case)
+    _, differed = play_comparing_views("heuristic_v1", rules, seed=1, allowed=frozenset({"others", "later"}))
+    assert "others" in differed
+
+
 @pytest.mark.parametrize("spec", HEURISTICS)
 def test_heuristic_beats_random_players(spec):
     rules = BM
@@ -178,23 +262,3 @@ def test_playout_benchmark_plays_whole_deals():
     r = playout_rate("heuristic", "black_maria", 3, seconds=0.01)
     # Every black_maria 3p deal is 9 pass picks and 51 cards played.
     assert r["deals"] >= 5 and r["decisions_per_s"] == pytest.approx(60 * r["deals_per_s"])
-
-
-def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
-    rules = make_rules("partnership_hearts", first_lead="eldest_any", hearts_lead="any_time")
-    hands = [cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 2D 3D"),
-             cards("AC 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S"),
-             cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
-             cards("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS KC")]
-    # P0 leads 2C and P1 (an opponent of P2) wins with AC: P2, void in clubs, sheds its A♥ on it.
-    deal = Deal(rules, hands, dealer=3)
-    play = [cards("2C")[0], cards("AC")[0]]
-    for c in play:
-        deal.step(c)
-    assert HeuristicAgent().act(None, deal.legal_mask(), information_state(deal, 2)) == cards("AH")[0]
-    # The same discard scored on a trick the partner is winning costs more than on an opponent's.
-    t = tables(rules, 4)
-    hand = mask_of(cards("2H AH"))
-    partner = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=True)
-    opponent = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=False)
-    assert play_score(partner, cards("AH")[0]) > play_score(opponent, cards("AH")[0])
