@@ -14,9 +14,14 @@ observation tests, PettingZoo's api_test, the examples as modules, a tiny traini
 
 from __future__ import annotations
 
+import base64
 import importlib.util
+import io
+import json
 import random
+import re
 import sys
+import zlib
 from collections import Counter
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -25,7 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from bm_env.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
-from bm_env.cards import NUM_CARDS, SUIT_MASKS, card_str, cards_of, mask_of, parse_card, rank_of, suit_of
+from bm_env.cards import NUM_CARDS, SUIT_MASKS, card_pretty, card_str, cards_of, mask_of, parse_card, rank_of, suit_of
 from bm_env.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
 from bm_env.infostate import information_state
 from bm_env.rules import PRESETS, Rules, direction_offset, make_rules
@@ -320,6 +325,24 @@ def play_sweep(deal: Deal) -> None:
             deal.step(max(deal.legal_actions()))
 
 
+# ---------------------------------------------------------------------------- matches
+
+
+def play_random_match(m, seed: int):
+    """Play the match ``m`` to its end with random legal actions drawn from ``random.Random(seed)``; return it."""
+    chooser = random.Random(seed)
+    while not m.is_over:
+        m.step(random_action(m.deal, chooser))
+    return m
+
+
+def random_match(rules: Rules, seed: int, on_illegal: str = "raise"):
+    """A whole match of ``rules`` dealt from ``seed`` and played at random (:func:`play_random_match`)."""
+    from bm_env.match import Match
+
+    return play_random_match(Match(rules, seed, on_illegal=on_illegal), seed)
+
+
 # ---------------------------------------------------------------------------- forced deals (matches)
 
 
@@ -449,6 +472,14 @@ def run_api_test(env, num_cycles: int) -> None:
     api_test(env, num_cycles=num_cycles)
 
 
+def reference_obs(deal: Deal, seat: int) -> np.ndarray:
+    """The reference encoder's observation of ``seat`` in ``deal``, outside a match (totals 0, no deal played):
+    what the vector engine must produce."""
+    from bm_env.observation import encode
+
+    return encode(information_state(deal, seat, [0] * deal.num_players, 0))
+
+
 def assert_rows_match(e, where: str) -> None:
     """Every seat's observation row of the raw env ``e`` equals ``encode(information_state(...))``
     of its seat, and the acting seat's mask the engine's legal actions; a failure names the
@@ -495,6 +526,50 @@ def random_walk(e, rng: np.random.Generator, decisions: int, seed: int) -> dict:
     return seen
 
 
+# ---------------------------------------------------------------------------- tools: bm-play, bm-replay
+
+
+class Script:
+    """stdin for a game: the given lines first, then a legal card in turn written 'qs', 'Q♠' or '10h' style."""
+
+    def __init__(self, lines, forms=("ascii", "pretty", "lower"), stop_after=None):
+        self.lines = list(lines)
+        self.forms = forms
+        self.game = None
+        self.cards = 0
+        self.stop_after = stop_after
+
+    def readline(self):
+        if self.lines:
+            return self.lines.pop(0) + "\n"
+        if self.stop_after is not None and self.cards >= self.stop_after:
+            return ""  # end of input
+        legal = self.game.env.information_state(self.game.me).legal
+        c = legal[self.cards % len(legal)]
+        form = self.forms[self.cards % len(self.forms)]
+        self.cards += 1
+        text = {"ascii": card_str(c), "pretty": card_pretty(c), "lower": card_pretty(c).replace("♠", "s")
+                .replace("♥", "h").replace("♦", "d").replace("♣", "c").lower()}[form]
+        return text + "\n"
+
+
+def play_at_terminal(argv: list[str], stdin) -> tuple[int, str]:
+    """bm-play with the arguments ``argv`` and the person's input read from ``stdin`` (a :class:`Script`, or
+    any object with ``readline`` and a ``game`` attribute): its exit status and everything it printed."""
+    from bm_env.cli.play import Game, build_parser
+
+    out = io.StringIO()
+    game = Game(build_parser().parse_args(argv), stdin, out)
+    stdin.game = game
+    return game.run(), out.getvalue()
+
+
+def embedded_frames(page: str) -> dict[str, list]:
+    """The frames each view of a bm-replay page embeds, decoded as the page's script decodes them."""
+    blobs = re.findall(r'id="frames-(\w+)">([^<]*)</script>', page)
+    return {view: json.loads(zlib.decompress(base64.b64decode(b)).decode("utf-8")) for view, b in blobs}
+
+
 # ---------------------------------------------------------------------------- examples and training
 
 
@@ -513,6 +588,12 @@ TINY_TRAINING = dict(num_envs=16, rollout_steps=30, hidden=[32], critic_hidden=[
                      pool_size=2, pool_share=0.5, snapshot_every=1, eval_every=0, final_eval_boards=0,
                      checkpoint_every=1, torch_threads=1, eval_workers=1, seed=3)
 DECISIONS_PER_UPDATE = 16 * 30
+
+
+def trainer_weights(trainer) -> dict:
+    """Every weight of a trainer's actor and critic, by name."""
+    return {**{f"actor.{k}": v for k, v in trainer.actor.state_dict().items()},
+            **{f"critic.{k}": v for k, v in trainer.critic.state_dict().items()}}
 
 
 def tiny_config(**kw):

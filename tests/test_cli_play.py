@@ -11,40 +11,11 @@ from bm_env.cards import card_pretty, card_str
 from bm_env.cli.play import Game, build_parser, main, suits_printable
 from bm_env.explain import why_illegal
 
-
-class Script:
-    """stdin for a game: the given lines first, then a legal card in turn written 'qs', 'Q♠' or '10h' style."""
-
-    def __init__(self, lines, forms=("ascii", "pretty", "lower"), stop_after=None):
-        self.lines = list(lines)
-        self.forms = forms
-        self.game = None
-        self.cards = 0
-        self.stop_after = stop_after
-
-    def readline(self):
-        if self.lines:
-            return self.lines.pop(0) + "\n"
-        if self.stop_after is not None and self.cards >= self.stop_after:
-            return ""  # end of input
-        legal = self.game.env.information_state(self.game.me).legal
-        c = legal[self.cards % len(legal)]
-        form = self.forms[self.cards % len(self.forms)]
-        self.cards += 1
-        text = {"ascii": card_str(c), "pretty": card_pretty(c), "lower": card_pretty(c).replace("♠", "s")
-                .replace("♥", "h").replace("♦", "d").replace("♣", "c").lower()}[form]
-        return text + "\n"
-
-
-def run(argv, script):
-    out = io.StringIO()
-    game = Game(build_parser().parse_args(argv), script, out)
-    script.game = game
-    return game.run(), out.getvalue()
+from kit import Script, play_at_terminal
 
 
 def test_a_whole_deal_with_bad_input_re_asked():
-    rc, out = run(["--seed", "3"], Script(["help", "zz", "", "11h", "save"]))
+    rc, out = play_at_terminal(["--seed", "3"], Script(["help", "zz", "", "11h", "save"]))
     assert rc == 0
     assert "Commands: help" in out
     assert "Cannot read 'zz'" in out and "Cannot read '11h'" in out
@@ -81,17 +52,17 @@ def test_illegal_card_is_refused_with_the_reason_and_the_legal_cards():
 
 
 def test_quit_and_end_of_input_abandon_cleanly(tmp_path):
-    rc, out = run(["--seed", "2"], Script(["quit"]))
+    rc, out = play_at_terminal(["--seed", "2"], Script(["quit"]))
     assert rc == 0 and "Game abandoned." in out
     path = tmp_path / "g.json"
-    rc, out = run(["--seed", "2", "--record", str(path)], Script([], stop_after=2))
+    rc, out = play_at_terminal(["--seed", "2", "--record", str(path)], Script([], stop_after=2))
     assert rc == 0 and "Game abandoned." in out
     assert json.loads(path.read_text())["deals"]
 
 
 def test_save_on_request_and_a_match_of_another_preset(tmp_path):
     path = tmp_path / "m.json"
-    rc, out = run(["--rules", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
+    rc, out = play_at_terminal(["--rules", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
                    "--opponents", "random"],
                   Script([f"save {path}"]))
     assert rc == 0
@@ -111,25 +82,25 @@ def test_bad_command_line_is_refused(capsys):
 
 
 def test_the_goal_is_stated_and_points_are_counted_in_words():
-    rc, out = run(["--seed", "3"], Script([]))
+    rc, out = play_at_terminal(["--seed", "3"], Script([]))
     assert "One deal; the lowest score wins." in out
     assert "(1 points)" not in out and "(0 points)" in out
     assert "The deal is over." not in out and out.count("End of the deal.") == 1
-    rc, out = run(["--rules", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
+    rc, out = play_at_terminal(["--rules", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
     assert "Match: until someone reaches 50 points or falls to -50; the highest total wins." in out
-    rc, out = run(["--match", "--seed", "1"], Script([], stop_after=0))
+    rc, out = play_at_terminal(["--match", "--seed", "1"], Script([], stop_after=0))
     assert "Match: 9 deals; the lowest total wins." in out
 
 
 def test_a_forced_card_is_played_for_you_unless_switched_off():
-    rc, out = run(["--seed", "3"], Script([]))
+    rc, out = play_at_terminal(["--seed", "3"], Script([]))
     assert "is legal: played for you." in out  # the last trick at least is forced
-    rc, out = run(["--seed", "3", "--no-auto-forced"], Script([]))
+    rc, out = play_at_terminal(["--seed", "3", "--no-auto-forced"], Script([]))
     assert "played for you" not in out
 
 
 def test_watching_agents_play_with_every_hand_shown():
-    rc, out = run(["--watch", "--delay", "0", "--reveal", "--seed", "4", "--opponents", "heuristic"], Script([]))
+    rc, out = play_at_terminal(["--watch", "--delay", "0", "--reveal", "--seed", "4", "--opponents", "heuristic"], Script([]))
     assert rc == 0
     assert "Watching heuristic in every seat." in out and "New deal, dealer player_" in out
     assert "player_0: ♠" in out and "(you)" not in out
@@ -139,7 +110,7 @@ def test_watching_agents_play_with_every_hand_shown():
 def test_ascii_terminals_get_suit_letters(capsys):
     ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
     assert not suits_printable(ascii_out) and suits_printable(io.StringIO())
-    rc, out = run(["--seed", "3", "--ascii"], Script([], forms=("ascii",)))
+    rc, out = play_at_terminal(["--seed", "3", "--ascii"], Script([], forms=("ascii",)))
     assert rc == 0 and not any(sym in out for sym in "♣♦♥♠")
     assert "Your hand (player_0): S " in out
     assert main(["--seed", "3", "--no-auto-forced"], io.StringIO("quit\n"), ascii_out) == 0
@@ -211,17 +182,10 @@ class Typist:
         return text + "\n"
 
 
-def run_typed(argv, typist):
-    out = io.StringIO()
-    game = Game(build_parser().parse_args(argv), typist, out)
-    typist.game = game
-    return game.run(), out.getvalue()
-
-
 def test_turbo_hearts_charges_are_typed_and_announced():
     # pick=0: the first legal action: a charge id comes before "end charging" when one is offered.
     t = Typist(pick=0)
-    rc, out = run_typed(["--rules", "turbo_hearts", "--seed", "4"], t)
+    rc, out = play_at_terminal(["--rules", "turbo_hearts", "--seed", "4"], t)
     assert rc == 0 and "Deal scores:" in out
     assert "ends charging." in out
     # Seed 4 deals the person A♥ and Q♠: both are charged by name, then ending is the only choice left.
@@ -234,7 +198,7 @@ def test_turbo_hearts_charges_are_typed_and_announced():
 
 
 def test_cancellation_deal_at_the_terminal():
-    rc, out = run_typed(["--rules", "cancellation", "--players", "7", "--seed", "2"], Typist(pick=0))
+    rc, out = play_at_terminal(["--rules", "cancellation", "--players", "7", "--seed", "2"], Typist(pick=0))
     assert rc == 0 and "Deal scores:" in out and "takes the kitty" in out
 
 
@@ -253,7 +217,7 @@ def test_moon_choice_and_pass_on_are_offered_by_name():
 
 
 def test_booster_nines_deal_renders_boosted_tricks():
-    rc, out = run_typed(["--rules", "booster_nines", "--seed", "5"], Typist(pick=-1))
+    rc, out = play_at_terminal(["--rules", "booster_nines", "--seed", "5"], Typist(pick=-1))
     assert rc == 0 and "Deal scores:" in out
     # Some trick went round twice: its "Last trick" line names eight plays.
     assert any(line.startswith("Last trick") and line.count(",") == 7 for line in out.splitlines())

@@ -12,7 +12,7 @@ from bm_env.evaluation import evaluate
 from bm_env.evaluation.replays import board_swings, record_swings
 from bm_env.record import load_record, replay_deal
 from bm_env.rules import make_rules
-from test_replay_html import embedded_frames
+from kit import embedded_frames
 
 RULES = make_rules("black_maria")
 SEATING = ["pimc:worlds=2", "heuristic", "random"]

@@ -24,14 +24,6 @@ from bm_env.scoring import match_would_end
 import kit
 
 
-def play_random_match(m: Match, seed: int) -> None:
-    chooser = random.Random(seed)
-    while not m.is_over:
-        deal = m.deal
-        legal = deal.legal_actions()
-        m.step(legal[chooser.randrange(len(legal))])
-
-
 def play_cards(m: Match, tricks) -> None:
     for t in tricks:
         for c in t.split():
@@ -45,7 +37,7 @@ def test_black_maria_plays_three_deals_per_player(n, deals, seed):
     rules = make_rules("black_maria", n)
     assert rules.match_deals == deals
     m = Match(rules, rng=seed)
-    play_random_match(m, seed)
+    kit.play_random_match(m, seed)
     assert m.deals_played == deals
     # The deal moves clockwise: deal d is dealt by first_dealer + d.
     for d, deal in enumerate(m.completed[:deals]):
@@ -212,7 +204,7 @@ def test_openspiel_hearts_is_one_deal_with_a_random_pass_direction():
     for seed in range(12):
         m = Match(make_rules("openspiel_hearts"), rng=seed)
         seen.add(m.deal.pass_direction)
-        play_random_match(m, seed)
+        kit.play_random_match(m, seed)
         assert m.deals_played == 1 and len(m.completed) == 1
         assert m.totals == list(m.completed[0].scores)
     assert seen == {"left", "right", "across", "hold"}
@@ -220,7 +212,7 @@ def test_openspiel_hearts_is_one_deal_with_a_random_pass_direction():
 
 def test_american_pass_cycle_by_deal_number():
     m = Match(make_rules("american_hearts"), rng=3)
-    play_random_match(m, 3)
+    kit.play_random_match(m, 3)
     cycle = ("left", "right", "across", "hold")
     assert [d.pass_direction for d in m.completed] == [cycle[i % 4] for i in range(len(m.completed))]
     assert max(m.totals) >= 100

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import re
-import zlib
 
 import numpy as np
 import pytest
@@ -20,13 +18,7 @@ from bm_env.pictures import record_frames, replay_html
 from bm_env.record import RecordError, deal_record, match_record, write_record
 from bm_env.thoughts import Thought, ThoughtLog
 
-from kit import swap_unseen
-
-
-def embedded_frames(page: str) -> dict[str, list]:
-    """The frames each view of a page embeds, decoded as the page's script decodes them."""
-    blobs = re.findall(r'id="frames-(\w+)">([^<]*)</script>', page)
-    return {view: json.loads(zlib.decompress(base64.b64decode(b)).decode("utf-8")) for view, b in blobs}
+from kit import embedded_frames, swap_unseen
 
 
 class Scripted:

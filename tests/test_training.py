@@ -22,12 +22,7 @@ from training.rollout import hidden_cards
 from training.state import TrainingStateError, latest_state, list_states, load_state, to_arrays, to_tensors
 from training.trainer import Trainer
 
-from kit import DECISIONS_PER_UPDATE, ROOT, TINY_TRAINING, tiny_config
-
-def weights(trainer: Trainer) -> dict[str, torch.Tensor]:
-    return {**{f"actor.{k}": v for k, v in trainer.actor.state_dict().items()},
-            **{f"critic.{k}": v for k, v in trainer.critic.state_dict().items()}}
-
+from kit import DECISIONS_PER_UPDATE, ROOT, TINY_TRAINING, tiny_config, trainer_weights
 
 def test_short_run_evaluates_and_writes_loadable_checkpoints(tmp_path):
     config = tiny_config(total_decisions=3 * DECISIONS_PER_UPDATE, eval_every=3, eval_boards=2, final_eval_boards=2)
@@ -51,7 +46,7 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
     resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 4 * DECISIONS_PER_UPDATE}, quiet=True)
     assert resumed.update_index == 2 and len(resumed.pool) == 2
     resumed.run()
-    a, b = weights(whole), weights(resumed)
+    a, b = trainer_weights(whole), trainer_weights(resumed)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     # The runs really moved: the weights differ from the state after two updates.
     early = load_state(list_states(str(tmp_path / "b"))[0])

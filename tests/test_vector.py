@@ -18,18 +18,12 @@ from hypothesis import strategies as st
 from bm_env import observation
 from bm_env.cards import card_str
 from bm_env.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
-from bm_env.infostate import information_state
 from bm_env.rewards import deal_rewards
 from bm_env.rules import Rules, make_rules
 from bm_env.vector import UnsupportedRulesError, VectorEngine
 from bm_env.vector.popcount import bitwise_count
 
-from kit import CLASSIC_COUNTS
-
-
-def reference_obs(deal: Deal, seat: int) -> np.ndarray:
-    n = deal.num_players
-    return observation.encode(information_state(deal, seat, [0] * n, 0))
+from kit import CLASSIC_COUNTS, reference_obs
 
 
 def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "score", normalise: bool = False,

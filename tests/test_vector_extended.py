@@ -17,17 +17,12 @@ from bm_env import observation
 from bm_env.actions import PASS_ON
 from bm_env.cards import NUM_CARDS
 from bm_env.deal import Deal, IllegalActionError, deal_cards, pass_direction_for
-from bm_env.infostate import information_state
 from bm_env.rewards import deal_rewards
 from bm_env.rules import make_rules
 from bm_env.vector import VectorEngine
 from bm_env.vector.extended import ExtendedEngine
 
-from kit import EXTENSIONS, ONLY_QS
-
-def reference_obs(deal: Deal, seat: int) -> np.ndarray:
-    return observation.encode(information_state(deal, seat, [0] * deal.num_players, 0))
-
+from kit import EXTENSIONS, ONLY_QS, reference_obs
 
 def _masks(rules, hands, kitty):
     """Reference hands (card-id lists or masks) and kitty as the engine's given-deal arrays."""
