@@ -6,10 +6,11 @@ card written twice is held twice), a trick is the cards in play order from its l
 ``"AC 2D AS"``; extra decisions are typed by name (``"charge QS"``, ``"end charging"``).
 Positions are the deal's ``0..k-1``.
 
-Contents: tables of configurations (every preset and player count; the extension options),
-card strings, building and playing scripted deals, the scripted deals several files use,
-forced deals for match tests, the hidden-card swap, the env checks shared by the
-observation tests, PettingZoo's api_test, the examples as modules, a tiny training config.
+Contents, in order: tables of configurations (every preset and player count; the extension
+options); card strings; building and playing scripted deals; the scripted deals several files
+use; random and forced matches; the hidden-card swap; the env checks shared by the observation
+tests and PettingZoo's api_test; bm-play driven by a script, bm-replay's embedded frames; the
+examples as modules; a tiny training config.
 """
 
 from __future__ import annotations
