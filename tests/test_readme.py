@@ -1,14 +1,14 @@
 """The README's generated tables stay true to the code."""
 
+from pathlib import Path
 
 import pytest
 
 from bm_env.observation import layout_table
 from bm_env.rules import PRESETS
 
-from kit import ROOT
-
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README_DIR = Path(__file__).resolve().parents[1]
+README = (README_DIR / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_observation_table_matches_the_layout():
@@ -39,7 +39,7 @@ def test_readme_has_its_examples():
 
 @pytest.mark.parametrize("index", range(len(_python_blocks())))
 def test_readme_python_example_runs(index, monkeypatch):
-    monkeypatch.chdir(ROOT)  # the examples name files of the repository (checkpoints/...)
+    monkeypatch.chdir(README_DIR)  # the examples name files of the repository (checkpoints/...)
     code = _python_blocks()[index]
     if "onnxruntime" in code:  # the export example needs the export extras (not in the oldest-versions run)
         pytest.importorskip("onnxruntime", reason="the export example needs the export extras (pip install -e '.[export]')")
