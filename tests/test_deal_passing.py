@@ -12,8 +12,7 @@ from bm_env.deal import PASS, PLAY, Deal, deal_hands, pass_direction_for
 from bm_env.infostate import information_state
 from bm_env.rules import RulesError, make_rules
 
-import kit
-from kit import BASE3_DEAL, cards, fill_hands, legal_text, play
+from kit import BASE3_DEAL, cards, fill_hands, legal_text, names, new_deal, play
 
 BASE3_HANDS = BASE3_DEAL.hands
 
@@ -27,7 +26,7 @@ def american(n, **kw):
 
 def test_black_maria_passes_three_to_the_right():
     # Right of seat s is s-1: P0 -> P2, P1 -> P0, P2 -> P1. Eldest (P0) picks first.
-    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, pass_direction="right")
+    deal = new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, pass_direction="right")
     assert deal.phase == PASS and deal.pass_count == 3 and deal.to_act == 0
     for c in ("AC", "2H", "3H"):
         deal.step(parse_card(c))
@@ -40,9 +39,9 @@ def test_black_maria_passes_three_to_the_right():
     for c in ("QS", "KS", "AS"):
         deal.step(parse_card(c))
     assert deal.phase == PLAY and deal.passes_revealed
-    assert kit.names(deal.received[2]) == kit.names(kit.cards("AC 2H 3H"))
-    assert kit.names(deal.received[0]) == kit.names(kit.cards("AD KD QD"))
-    assert kit.names(deal.received[1]) == kit.names(kit.cards("QS KS AS"))
+    assert names(deal.received[2]) == names(cards("AC 2H 3H"))
+    assert names(deal.received[0]) == names(cards("AD KD QD"))
+    assert names(deal.received[1]) == names(cards("QS KS AS"))
     assert all(h.bit_count() == 17 for h in deal.hands)
     assert deal.to_act == 0  # eldest leads after the pass
 
