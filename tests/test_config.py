@@ -1,7 +1,6 @@
 """Typed YAML configs: bm-eval reads them, and a malformed one is refused with a clear message."""
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 import yaml
@@ -10,7 +9,9 @@ from bm_env.cli.evaluate import EvalConfig, main
 from bm_env.config import ConfigError, load_config
 from training.config import load_train_config
 
-CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
+from kit import ROOT
+
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)

@@ -18,13 +18,14 @@ from bm_env.engine.cards import HEARTS, QUEEN_SPADES, SUIT_MASKS, cards_of, mask
 from bm_env.engine.deal import PASS, PLAY, Deal, clone_deal, deal_hands, pass_direction_for
 from bm_env.engine.infostate import information_state
 from bm_env.engine.match import Match
-from bm_env.engine.rules import PRESETS, make_rules
+from bm_env.engine.rules import make_rules
 from bm_env.engine.scoring import match_would_end
 
-COMBOS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
-# The deal-level checks below recount the classic rules; the extension presets (two decks, kitty,
-# charging, boosts, teams) have theirs in tests/test_variants_properties.py. Matches run for all.
-CLASSIC = [(name, n) for name, n in COMBOS if not make_rules(name, n).uses_extensions]
+from kit import CLASSIC_COUNTS, PRESET_COUNTS
+
+# The deal-level checks below recount the classic rules (CLASSIC_COUNTS); the extension presets (two
+# decks, kitty, charging, boosts, teams) have theirs in test_engine_properties_extensions.py. Matches
+# run for every preset (PRESET_COUNTS).
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 HEART_MASK = SUIT_MASKS[HEARTS]
 
@@ -44,7 +45,7 @@ def deck_points(preset: str, n: int) -> int:
     return SIX_PLAYER_POINTS[preset] if n == 6 else DECK_POINTS[preset]
 
 
-def property_tests(check, quick: int, slow: int, combos=COMBOS):
+def property_tests(check, quick: int, slow: int, combos=PRESET_COUNTS):
     """A quick and a ``slow`` test of ``check(preset, n, seed)`` over every preset and player count."""
 
     def make(examples):
@@ -187,7 +188,7 @@ def check_random_deal(preset: str, n: int, seed: int) -> None:
     check_finished_deal(deal, preset)
 
 
-test_random_deals, test_random_deals_slow = property_tests(check_random_deal, quick=60, slow=1000, combos=CLASSIC)
+test_random_deals, test_random_deals_slow = property_tests(check_random_deal, quick=60, slow=1000, combos=CLASSIC_COUNTS)
 
 
 # ---------------------------------------------------------------------------
@@ -275,7 +276,7 @@ def compare_views(deal: Deal, pos: int, chooser: random.Random) -> None:
 
 
 test_hidden_information, test_hidden_information_slow = property_tests(
-    check_hidden_information, quick=20, slow=300, combos=CLASSIC)
+    check_hidden_information, quick=20, slow=300, combos=CLASSIC_COUNTS)
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The PettingZoo contract: api_test and seed_test, registration, arguments, order enforcement."""
+"""The PettingZoo contract: api_test and seed_test (the extension options too), registration, arguments,
+order enforcement, and bad input refused early with what is allowed."""
 
 import warnings
 
@@ -7,10 +8,11 @@ import pettingzoo
 import pytest
 from pettingzoo.test import seed_test
 
-from api_probe import run_api_test
 from bm_env import black_maria_v0
 from bm_env.engine.deal import IllegalActionError
 from bm_env.engine.rules import RulesError, make_rules
+
+from kit import EXTENSIONS, run_api_test
 
 SETTINGS = [
     dict(rules="black_maria", num_players=3),
@@ -29,6 +31,12 @@ def test_api_and_seed(kwargs):
         warnings.simplefilter("ignore")  # api_test's advice about Dict observations
         run_api_test(black_maria_v0.env(**kwargs), num_cycles=300)
     seed_test(lambda: black_maria_v0.env(**kwargs), num_cycles=300)
+
+
+@pytest.mark.parametrize("case", ["cancellation-6", "turbo", "kitty-5-to-hand"])
+def test_api_under_extension_options(case):
+    preset, n, kw = EXTENSIONS[case]
+    run_api_test(black_maria_v0.env(rules=preset, num_players=n, **kw), num_cycles=300)
 
 
 @pytest.mark.skipif(not hasattr(pettingzoo, "make"),
@@ -147,3 +155,36 @@ def test_illegal_action_raises_naming_player_card_and_legal_cards_and_env_stays_
     e.step(int(np.flatnonzero(mask)[0]))  # still usable without a reset
     e.reset(seed=1)
     assert not any(e.terminations.values())
+
+
+def test_the_env_no_longer_crashes_on_reset_with_a_big_card_value():
+    with pytest.raises(RulesError, match="card_values QS=200 outside"):
+        black_maria_v0.env(card_values={"QS": 200})
+
+
+def test_last_after_the_episode_is_a_clear_error():
+    env = black_maria_v0.env()
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match=r"the episode is over .* call reset\(\) to start the next episode"):
+        env.last()
+    env.reset()
+    assert env.last()[2] is False
+
+
+def test_an_unknown_agent_is_named():
+    env = black_maria_v0.env()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"unknown agent 'player_9'; the agents are \['player_0', 'player_1', "):
+        env.observe("player_9")
+    with pytest.raises(ValueError, match=r"unknown agent 0;"):
+        env.unwrapped.information_state(0)
+
+
+@pytest.mark.parametrize("seed", [-3, "abc", 1.5, True])
+def test_a_bad_seed_is_named(seed):
+    with pytest.raises(ValueError, match=rf"^seed must be a whole number of at least 0, or None; got {seed!r}$"):
+        black_maria_v0.env().reset(seed=seed)

@@ -7,7 +7,8 @@ from bm_env.black_maria_v0 import raw_env
 from bm_env.engine.cards import cards_of
 from bm_env.engine.deal import PASS, deal_hands
 from bm_env.env.observation import offsets
-from hidden_kit import swap_unseen
+
+from kit import swap_unseen
 
 
 def _play(kwargs, hands, dealer, actions, observer):

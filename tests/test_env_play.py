@@ -1,14 +1,18 @@
-"""Random play through the env: masks, rewards against the engine's scores, infos, renege penalty."""
+"""Random play through the env: masks, rewards against the engine's scores, infos, renege penalty; the
+extension options with the heuristic and random agents."""
 
 import numpy as np
 import pytest
 
+from bm_env.agents.heuristic import HeuristicAgent
+from bm_env.agents.random_agent import RandomAgent
 from bm_env.black_maria_v0 import env as make_env
 from bm_env.black_maria_v0 import raw_env
-from bm_env.engine.rules import PRESETS
+from bm_env.env.observation import encode, size_for
 from bm_env.env.rewards import deal_rewards
+from bm_env.engine.rules import make_rules
 
-CASES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
+from kit import EXTENSIONS, PRESET_COUNTS
 
 
 def play_deals(kwargs, deals, seed):
@@ -42,16 +46,51 @@ def play_deals(kwargs, deals, seed):
     return deals
 
 
-@pytest.mark.parametrize("preset,n", CASES)
+@pytest.mark.parametrize("preset,n", PRESET_COUNTS)
 def test_random_deals_every_preset(preset, n):
     play_deals(dict(rules=preset, num_players=n), 40, seed=n)
     play_deals(dict(rules=preset, num_players=n, reward="zero_sum", reward_normalise=True), 10, seed=n + 1)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset,n", CASES)
+@pytest.mark.parametrize("preset,n", PRESET_COUNTS)
 def test_thousands_of_random_deals_every_preset(preset, n):
     play_deals(dict(rules=preset, num_players=n), 1000, seed=n)
+
+
+@pytest.mark.parametrize("case", sorted(EXTENSIONS))
+def test_a_deal_through_the_env_with_both_agents(case):
+    """Each extension configuration with the heuristic and random agents: the rows equal the encoder, the
+    masks the engine's legal actions (extra decision ids included), and partners get their team's reward."""
+    preset, n, kw = EXTENSIONS[case]
+    e = make_env(rules=preset, num_players=n, **kw)
+    rules = make_rules(preset, n, **kw)
+    assert e.action_space("player_0").n == rules.num_actions
+    assert e.observation_space("player_0")["observation"].shape == (size_for(rules),)
+    e.reset(seed=7)
+    raw = e.unwrapped
+    agents = {a: (HeuristicAgent() if i % 2 == 0 else RandomAgent(i)) for i, a in enumerate(e.agents)}
+    phases = set()
+    rewards = {a: 0.0 for a in e.agents}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        rewards[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        deal = raw.match.deal
+        phases.add(deal.phase)
+        state = raw.information_state(agent)
+        np.testing.assert_array_equal(obs["observation"], encode(state))
+        np.testing.assert_array_equal(obs["action_mask"], deal.legal_mask())
+        e.step(agents[agent].act(obs["observation"], obs["action_mask"], state))
+    if rules.charging:
+        assert "charge" in phases
+    if rules.teams != "none":
+        assert rewards["player_0"] == rewards["player_2"] and rewards["player_1"] == rewards["player_3"]
+    else:
+        # Reward "score": minus the deal score of each seat.
+        assert [rewards[f"player_{s}"] for s in range(n)] == [-x for x in raw.match.completed[-1].scores]
 
 
 def test_infos_at_deal_end_hold_scores_and_nothing_else():

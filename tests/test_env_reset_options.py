@@ -3,9 +3,13 @@
 import numpy as np
 import pytest
 
+from bm_env.black_maria_v0 import env as make_env
 from bm_env.black_maria_v0 import raw_env
 from bm_env.engine.cards import card_str, cards_of
 from bm_env.engine.deal import deal_hands
+from bm_env.engine.rules import make_rules
+
+from kit import SUITS, fill_hands
 
 
 def _hands(n=3, seed=0, preset="black_maria"):
@@ -111,3 +115,20 @@ def test_refused_options_leave_the_episode_untouched():
     with pytest.raises(ValueError):
         e.reset(seed=5, options={"dealer": 9})
     assert e.match.deal is deal
+
+
+def test_two_deck_hands_can_be_given_at_reset():
+    e = make_env(rules="cancellation", num_players=8)
+    e.reset(seed=0, options={"hands": list(SUITS) * 2, "dealer": 7, "pass_direction": "right"})
+    obs = e.observe("player_0")
+    assert obs["observation"][:52].sum() == 13 and obs["action_mask"][:13].all()
+
+
+def test_a_kitty_can_be_given_at_reset():
+    rules = make_rules("american_hearts", 3, kitty="first_trick")
+    hands, kitty = fill_hands(rules, {}, 3, kitty="QS")
+    e = make_env(rules=rules)
+    e.reset(seed=0, options={"hands": hands, "dealer": 0, "kitty": ["QS"]})
+    assert e.unwrapped.match.deal.kitty == tuple(kitty)
+    with pytest.raises(ValueError, match="the kitty must hold the 1 cards left over, got 0"):
+        e.reset(seed=0, options={"hands": hands, "dealer": 0})

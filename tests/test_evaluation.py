@@ -7,11 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from bm_env.agents import register_agent
+from bm_env.agents import make_agent, register_agent
 from bm_env.cli.evaluate import main
 from bm_env.engine.rules import make_rules
 from bm_env.evaluation import evaluate, league, make_boards, to_markdown, write_report
-from bm_env.evaluation.play import rotation_seating
+from bm_env.evaluation.boards import make_board
+from bm_env.evaluation.play import play_deal, rotation_seating
 from bm_env.evaluation.statistics import bradley_terry, mean_ci, t975
 
 BM = make_rules("black_maria")
@@ -97,6 +98,15 @@ def test_boards_are_fixed_by_seed_and_index():
     assert a == b[:5]
     assert make_boards(BM, 5, 1) != a
     assert [x.dealer for x in a] == [0, 1, 2, 0, 1]
+
+
+def test_evaluation_boards_carry_the_kitty_and_two_decks():
+    rules = make_rules("cancellation", 7)
+    board = make_board(rules, 0, 3)
+    assert len(board.kitty) == 6 and sum(len(h) for h in board.hands) == 98
+    assert make_board(rules, 0, 3) == board  # the same board for the same seed and index
+    scores = play_deal(rules, board, [make_agent("heuristic", rules, s) for s in range(7)])
+    assert sum(scores) == 86  # both decks' 43 points, the kitty's included
 
 
 def test_results_do_not_depend_on_the_number_of_workers():

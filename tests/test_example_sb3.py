@@ -1,22 +1,19 @@
 """examples/sb3_maskable_ppo.py: a few MaskablePPO updates against agent-spec opponents, no illegal card."""
 
 import math
-from pathlib import Path
 
 import pytest
 
-from example_kit import load_example
+from kit import SHIPPED_AGENT, load_example
 
 pytestmark = pytest.mark.sb3
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
 
-
-@pytest.mark.parametrize("opponents", ["heuristic", f"policy:{SHIPPED}"])
+@pytest.mark.parametrize("opponents", ["heuristic", f"policy:{SHIPPED_AGENT}"])
 def test_maskable_ppo_trains_and_every_card_is_legal(opponents):
     pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed; scripts/setup_extra_env.sh sb3 sb3 "
                         "makes .venv-sb3 with it")
-    if opponents.startswith("policy") and not SHIPPED.exists():
+    if opponents.startswith("policy") and not SHIPPED_AGENT.exists():
         pytest.skip("checkpoints/black_maria_3p.pt is not in this checkout")
     example = load_example("sb3_maskable_ppo")
     assert example.make_env(opponents).aec.illegal_action == "raise"  # an illegal card would end the run

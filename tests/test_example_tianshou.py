@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from example_kit import load_example
+from kit import load_example
 
 pytestmark = pytest.mark.tianshou
 

@@ -9,19 +9,10 @@ from bm_env.engine.deal import Deal, IllegalActionError
 from bm_env.engine.explain import why_illegal
 from bm_env.engine.rules import make_rules
 
-from variant_kit import cards, play
+from kit import BASE3_DEAL, TURBO_HANDS, cards, play
 
-BM_HANDS = (
-    "3C 4C 5C 6C 7C 8C 9C AC 2H 3H AH 2D 3D 4D 5D 6D 7D",
-    "TC JC QC KC 8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 5H",
-    "4H 6H 7H 8H 9H TH JH QH KH 7S 8S 9S TS JS QS KS AS",
-)
-FOUR_HANDS = [
-    "2C TC 3D 4D 5D 2H 3H 4H 2S 3S 4S 5S 6S",
-    "3C 4C 5C 6C 6D 7D JD 5H 6H 7H 7S 8S QS",
-    "7C 8C 9C JC 8D 9D 8H 9H TH AH 9S TS JS",
-    "QC KC AC 2D TD QD KD AD JH QH KH KS AS",
-]
+BM_HANDS = BASE3_DEAL.hands  # three players, dealer 2
+FOUR_HANDS = TURBO_HANDS  # four players, dealer 3
 
 
 def refused(deal: Deal, card: str) -> str:

@@ -1,7 +1,6 @@
 """bm-export: the ONNX and TorchScript files pick the same actions as the checkpoint they came from."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +13,9 @@ from bm_env.agents.policy import PolicyAgent
 from bm_env.cli import export as export_cli
 from bm_env.engine.rules import make_rules
 
-ort = pytest.importorskip("onnxruntime", reason="onnxruntime is in the export extras (pip install -e '.[export]')")
+from kit import SHIPPED_AGENT
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
+ort = pytest.importorskip("onnxruntime", reason="onnxruntime is in the export extras (pip install -e '.[export]')")
 
 
 def _observed_batch(deals: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -40,7 +39,7 @@ def _observed_batch(deals: int = 3) -> tuple[np.ndarray, np.ndarray]:
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     out = tmp_path_factory.mktemp("export")
-    code = export_cli.main([str(SHIPPED), "--onnx", str(out / "p.onnx"), "--torchscript", str(out / "p.ts.pt")])
+    code = export_cli.main([str(SHIPPED_AGENT), "--onnx", str(out / "p.onnx"), "--torchscript", str(out / "p.ts.pt")])
     assert code == 0
     return out
 
@@ -48,7 +47,7 @@ def exported(tmp_path_factory):
 def test_exported_models_choose_the_checkpoints_actions(exported):
     observations, masks = _observed_batch()
     assert len(observations) == 3 * (3 * 3 + 51)  # three deals: 3 passes of 3 cards, 51 cards played
-    agent = PolicyAgent(str(SHIPPED), make_rules("black_maria"))
+    agent = PolicyAgent(str(SHIPPED_AGENT), make_rules("black_maria"))
     expected = agent.act_batch(observations, masks)
 
     session = ort.InferenceSession(str(exported / "p.onnx"))
@@ -76,7 +75,7 @@ def test_exported_models_take_any_batch_size(exported):
 
 
 def test_exported_models_carry_what_they_were_made_for(exported):
-    _, meta = load_checkpoint(SHIPPED)
+    _, meta = load_checkpoint(SHIPPED_AGENT)
     onnx_meta = ort.InferenceSession(str(exported / "p.onnx")).get_modelmeta().custom_metadata_map
     files = {TORCHSCRIPT_METADATA: ""}
     torch.jit.load(str(exported / "p.ts.pt"), _extra_files=files)
@@ -90,11 +89,11 @@ def test_exported_models_carry_what_they_were_made_for(exported):
 
 def test_export_refuses_what_it_cannot_do(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
-        export_cli.main([str(SHIPPED)])
+        export_cli.main([str(SHIPPED_AGENT)])
     assert e.value.code == 2 and "nothing to write" in capsys.readouterr().err
 
     damaged = tmp_path / "damaged.pt"
-    damaged.write_bytes(SHIPPED.read_bytes()[:1000])
+    damaged.write_bytes(SHIPPED_AGENT.read_bytes()[:1000])
     assert export_cli.main([str(damaged), "--onnx", str(tmp_path / "x.onnx")]) == 2
     assert "damaged or not a black-maria-policy checkpoint" in capsys.readouterr().err
     assert not (tmp_path / "x.onnx").exists()
@@ -104,5 +103,5 @@ def test_onnx_export_without_its_extras_says_what_to_install(tmp_path, capsys, m
     import sys
 
     monkeypatch.setitem(sys.modules, "onnxscript", None)  # an import of it now fails
-    assert export_cli.main([str(SHIPPED), "--onnx", str(tmp_path / "x.onnx")]) == 2
+    assert export_cli.main([str(SHIPPED_AGENT), "--onnx", str(tmp_path / "x.onnx")]) == 2
     assert "pip install -e '.[export]'" in capsys.readouterr().err

@@ -1,13 +1,13 @@
 """scripts/floor_pins.py: the pins of the oldest-versions environment are pyproject.toml's floors."""
 
 import importlib.util
-from pathlib import Path
 
 import pytest
 
+from kit import ROOT
+
 tomllib = pytest.importorskip("tomllib", reason="scripts/floor_pins.py reads pyproject.toml with tomllib (3.11+)")
 
-ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("floor_pins", ROOT / "scripts" / "floor_pins.py")
 floor_pins = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(floor_pins)

@@ -1,7 +1,6 @@
 """The Gymnasium single-agent wrapper: check_env, opponents, rewards of the learning seat, masks."""
 
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from bm_env.engine.deal import IllegalActionError
 from bm_env.env.gym_wrapper import SingleAgentEnv
 from bm_env.env.rewards import deal_rewards
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt"
+from kit import SHIPPED_AGENT
 
 
 @pytest.mark.parametrize("kwargs", [dict(), dict(learner=2, rules="american_hearts", episode="match"),
@@ -118,7 +117,7 @@ def test_opponents_by_spec_play_every_other_seat():
     assert sorted(env._opponents) == [0, 2]
     assert all(isinstance(a, HeuristicAgent) for a in env._opponents.values())
     assert env._opponents[0] is not env._opponents[2]  # one agent per seat, each with its own generator
-    assert len(_play(env, 3)) > 1
+    assert len(_play(env, 3)) == 1 + 3 + 17  # the whole deal: the first observation, 3 passes and 17 cards
 
 
 def test_spec_opponents_are_reseeded_from_the_wrapper_seed():
@@ -141,15 +140,15 @@ def test_mixed_opponents_specs_callables_and_agents():
     assert isinstance(env._opponents[1], RandomAgent) and env._opponents[1] is not agent
     assert env._opponents[2] is lowest and env._opponents[3] is agent
     assert env._built == [env._opponents[1]]  # only what the wrapper built is reseeded
-    _play(env, 0)
-    assert calls
+    assert len(_play(env, 0)) == 1 + 3 + 13
+    assert len(calls) == 3 + 13  # the callable decided every decision of seat 2
 
 
-@pytest.mark.skipif(not SHIPPED.exists(), reason="checkpoints/black_maria_3p.pt is not in this checkout")
+@pytest.mark.skipif(not SHIPPED_AGENT.exists(), reason="checkpoints/black_maria_3p.pt is not in this checkout")
 def test_policy_spec_opponents_use_the_checkpoint():
-    env = SingleAgentEnv(opponents=f"policy:{SHIPPED}", illegal_action="raise")
-    assert all(isinstance(a, PolicyAgent) and a.path == str(SHIPPED) for a in env._opponents.values())
-    assert len(_play(env, 1)) > 1
+    env = SingleAgentEnv(opponents=f"policy:{SHIPPED_AGENT}", illegal_action="raise")
+    assert all(isinstance(a, PolicyAgent) and a.path == str(SHIPPED_AGENT) for a in env._opponents.values())
+    assert len(_play(env, 1)) == 1 + 3 + 17  # the whole deal, the policies' cards all legal
 
 
 def test_bad_opponent_specs_are_refused_with_the_accepted_forms():

@@ -1,10 +1,11 @@
-"""Matches: length, thresholds, floors, exact resets, tie-breaks, with outcomes worked out by hand.
+"""Matches: length, thresholds, floors, exact resets, tie-breaks, team totals, with outcomes worked out by hand.
 
 Most deals here are *forced* (``kit.play_forced_deal``): eldest hand is given the top cards
 of every suit it holds (or, where the 2C holder leads, every club), so it wins every trick
 whatever anyone plays, and takes every penalty card. The others then play at random; the
 deal's score is known in advance (e.g. 43 to eldest in Black Maria). Passing is played as
-the preset says: each player passes cards that the forced hands give its receiver.
+the preset says: each player passes cards that the forced hands give its receiver. Others
+are kit.SWEEP, where P0 takes every trick.
 """
 
 from __future__ import annotations
@@ -13,19 +14,14 @@ import random
 
 import pytest
 
-from bm_env.engine.cards import parse_card
+from bm_env.engine.cards import mask_of, parse_card
 from bm_env.engine.deal import PASS
 from bm_env.engine.match import Match
+from bm_env.env.rewards import deal_rewards
 from bm_env.engine.rules import make_rules
 from bm_env.engine.scoring import match_would_end
 
-
-def play_random_match(m: Match, seed: int) -> None:
-    chooser = random.Random(seed)
-    while not m.is_over:
-        deal = m.deal
-        legal = deal.legal_actions()
-        m.step(legal[chooser.randrange(len(legal))])
+import kit
 
 
 def play_cards(m: Match, tricks) -> None:
@@ -41,7 +37,7 @@ def test_black_maria_plays_three_deals_per_player(n, deals, seed):
     rules = make_rules("black_maria", n)
     assert rules.match_deals == deals
     m = Match(rules, rng=seed)
-    play_random_match(m, seed)
+    kit.play_random_match(m, seed)
     assert m.deals_played == deals
     # The deal moves clockwise: deal d is dealt by first_dealer + d.
     for d, deal in enumerate(m.completed[:deals]):
@@ -50,7 +46,7 @@ def test_black_maria_plays_three_deals_per_player(n, deals, seed):
     assert min(m.totals) in [m.totals[w] for w in m.winners]
 
 
-def test_match_is_not_over_before_the_last_deal(kit):
+def test_match_is_not_over_before_the_last_deal():
     m = Match(make_rules("black_maria"), rng=5, first_dealer=2)
     chooser = random.Random(5)
     for _ in range(8):
@@ -58,7 +54,7 @@ def test_match_is_not_over_before_the_last_deal(kit):
     assert m.deals_played == 8 and not m.is_over
 
 
-def test_tie_break_among_the_tied_down_to_a_two_player_deal(kit):
+def test_tie_break_among_the_tied_down_to_a_two_player_deal():
     """Nine forced deals, eldest taking 43 each time, end three-all; the tie-break repeats.
 
     First dealer 2, so eldest of deal d is seat d mod 3: seats 0, 1, 2 each take 43 three
@@ -93,7 +89,7 @@ def test_tie_break_among_the_tied_down_to_a_two_player_deal(kit):
     assert m.deals_played == 9 and len(m.completed) == 11
 
 
-def test_black_maria_26_first_to_50_and_ties_play_on(kit):
+def test_black_maria_26_first_to_50_and_ties_play_on():
     """The 3-7 player rules: play until someone reaches 50; lowest wins; a tie for lowest plays on.
 
     Forced deals, eldest taking all 26: seats 0, 1, 2, 0 give 52/26/26 after four deals:
@@ -111,12 +107,12 @@ def test_black_maria_26_first_to_50_and_ties_play_on(kit):
     assert m.winners == (2,) and m.deals_played == 5
 
 
-def _petrone_match(kit, totals_before):
+def _petrone_match(totals_before):
     """A petrone match whose next deal is the scripted PETRONE_DEAL (scores 0, -17, 3, 17 by seat)."""
     d = kit.PETRONE_DEAL
     m = Match(make_rules("petrone_black_mariah"), rng=0, first_dealer=d.dealer)
     m.totals = list(totals_before)
-    final = [kit.mask_of(kit.cards(h)) for h in d.hands]
+    final = [mask_of(kit.cards(h)) for h in d.hands]
     # Petrone passes 3 to the right every deal: choose the passes that end in the script's hands.
     before, picks = kit.prepass_hands(final, offset=3, count=3)
     deal = m.start_deal(hands=before)
@@ -140,8 +136,8 @@ def _petrone_match(kit, totals_before):
         ((22, -40, 19, 5), (22, -57, 22, 22), (0, 2, 3)),  # ... and a tie for highest shares the victory
     ],
 )
-def test_petrone_first_to_50_and_the_minus_50_end(kit, before, after, winners):
-    m = _petrone_match(kit, before)
+def test_petrone_first_to_50_and_the_minus_50_end(before, after, winners):
+    m = _petrone_match(before)
     assert tuple(m.totals) == after
     assert m.winners == winners
     assert m.is_over == (winners is not None)
@@ -153,7 +149,7 @@ def test_petrone_first_to_50_and_the_minus_50_end(kit, before, after, winners):
     ((100, 0), [0, 10, 46, 56], False),
     (None, [100, 10, 46, 56], True),
 ])
-def test_exact_reset(kit, reset, after, over):
+def test_exact_reset(reset, after, over):
     """Totals 74/10/20/30, then a forced moon by seat 1 scored "others +26": seat 0 lands on 100."""
     rules = make_rules("american_hearts", moon="others_plus", exact_reset=reset)
     m = Match(rules, rng=0, first_dealer=0)
@@ -166,8 +162,26 @@ def test_exact_reset(kit, reset, after, over):
         assert m.winners == (1,)
 
 
+def test_exact_hundred_resets_to_fifty_or_zero():
+    for reset, expected in (((100, 50), 50), ((100, 0), 0)):
+        rules = kit.sweep_rules(moon="off", exact_reset=reset)
+        m = Match(rules, 0, first_dealer=3)
+        m.totals = [74, 10, 20, 30]
+        m.start_deal(kit.SWEEP, 3, "hold")
+        kit.play_sweep(m.deal)  # P0 takes 26 (no moon rule): 74 + 26 = 100 exactly
+        m.finish_deal()
+        assert m.totals == [expected, 10, 20, 30] and not m.is_over
+    # Passing 100 is no reset: 80 + 26 = 106 ends the match, P1 wins with 10.
+    m = Match(kit.sweep_rules(moon="off", exact_reset=(100, 50)), 0, first_dealer=3)
+    m.totals = [80, 10, 20, 30]
+    m.start_deal(kit.SWEEP, 3, "hold")
+    kit.play_sweep(m.deal)
+    m.finish_deal()
+    assert m.totals == [106, 10, 20, 30] and m.winners == (1,)
+
+
 @pytest.mark.parametrize("tie_break", ["shared", "all_players", "tied_players"])
-def test_tie_rules_after_a_single_deal(kit, tie_break):
+def test_tie_rules_after_a_single_deal(tie_break):
     """American Hearts over one deal, moon off: eldest (seat 1) takes 26, the other three tie on 0."""
     rules = make_rules("american_hearts", moon="off", match_end="deals", match_deals=1, tie_break=tie_break)
     m = Match(rules, rng=0, first_dealer=0)
@@ -190,7 +204,7 @@ def test_openspiel_hearts_is_one_deal_with_a_random_pass_direction():
     for seed in range(12):
         m = Match(make_rules("openspiel_hearts"), rng=seed)
         seen.add(m.deal.pass_direction)
-        play_random_match(m, seed)
+        kit.play_random_match(m, seed)
         assert m.deals_played == 1 and len(m.completed) == 1
         assert m.totals == list(m.completed[0].scores)
     assert seen == {"left", "right", "across", "hold"}
@@ -198,7 +212,7 @@ def test_openspiel_hearts_is_one_deal_with_a_random_pass_direction():
 
 def test_american_pass_cycle_by_deal_number():
     m = Match(make_rules("american_hearts"), rng=3)
-    play_random_match(m, 3)
+    kit.play_random_match(m, 3)
     cycle = ("left", "right", "across", "hold")
     assert [d.pass_direction for d in m.completed] == [cycle[i % 4] for i in range(len(m.completed))]
     assert max(m.totals) >= 100
@@ -222,3 +236,17 @@ def test_match_rejections():
     m.tied = (1, 2)
     with pytest.raises(ValueError, match=r"dealer seat 0 does not play this deal \(seats \[1, 2\]\)"):
         m.start_deal(dealer=0)
+
+
+def test_individual_partnership_match_is_won_by_the_lower_team_total():
+    # Pagat's example: you 105, partner 34, opponents 78 and 69: your team wins 139 to 147.
+    rules = kit.sweep_rules("partnership_hearts", teams="individual", moon="shooter_minus")
+    m = Match(rules, 0, first_dealer=3)
+    m.totals = [131, 78, 34, 69]
+    m.start_deal(kit.SWEEP, 3, "hold")
+    kit.play_sweep(m.deal)  # P0 shoots the moon alone: -26 -> 105
+    m.finish_deal()
+    assert m.totals == [105, 78, 34, 69]
+    assert m.team_totals() == (139, 147) and m.winners == (0, 2)
+    # Rewards: a player's reward is their team's deal score (partners' sum), sign flipped.
+    assert deal_rewards(rules, (5, 13, 8, 0)) == (-13.0, -13.0, -13.0, -13.0)

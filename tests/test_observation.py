@@ -1,20 +1,24 @@
-"""The observation layout: parts sum to the size, and a vector decodes back to its information state."""
+"""The observation layout: parts sum to the size, and a vector decodes back to its information state,
+under the classic presets and with the parts the extension options add; the layout printer
+(``python -m bm_env.env.observation``) refuses bad arguments."""
 
 import random
+import subprocess
+import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bm_env.engine.cards import cards_of
 from bm_env.engine.infostate import information_state
 from bm_env.engine.match import Match
-from bm_env.engine.rules import MOONS, PRESETS, make_rules
-from bm_env.env.observation import decode, encode, join_number, layout, offsets, size, split_number
+from bm_env.env.observation import decode, encode, join_number, layout, offsets, size, size_for, split_number
+from bm_env.env.observation import main as layout_main
+from bm_env.engine.rules import MOONS, make_rules
 
-# The extension presets add layout parts; tests/test_variants_observation.py checks those.
-PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts if not make_rules(p, n).uses_extensions]
-
+from kit import CLASSIC_COUNTS, EXTENSIONS, extension_rules, play_random_deal
 
 def test_parts_tile_the_vector():
     for n in range(3, 8):
@@ -31,6 +35,24 @@ def test_numbers_split_into_int8_cells_and_join_back(v):
     coarse, fine = split_number(v)
     assert -128 <= coarse <= 127 and 0 <= fine < 32
     assert join_number(coarse, fine) == v
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["0"], "0 players: the layout is for 3 to 7 players"),
+    (["99"], "99 players: the layout is for 3 to 7 players"),
+    (["bridge"], "unknown preset 'bridge'"),
+    (["black_maria", "x"], "player count 'x' is not a whole number"),
+    (["black_maria", "9"], "preset 'black_maria' is played by [3, 4, 5, 6, 7] players, not 9"),
+])
+def test_the_layout_printer_refuses_bad_arguments(argv, message, capsys):
+    assert layout_main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_layout_printer_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "bm_env.env.observation", "0"], capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "3 to 7 players" in done.stderr
+    assert layout_main(["cancellation", "10"]) == 0
 
 
 def _check_decodes_to(info, n):
@@ -66,7 +88,7 @@ def _check_decodes_to(info, n):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from(PRESET_COUNTS), st.integers(0, 2**32 - 1))
+@given(st.sampled_from(CLASSIC_COUNTS), st.integers(0, 2**32 - 1))
 def test_vector_decodes_back_to_the_information_state(preset_count, seed):
     rules = make_rules(*preset_count)
     n = rules.num_players
@@ -100,3 +122,54 @@ def test_received_cards_are_invisible_until_every_player_has_passed():
         assert not v[o["received"]].any()
     after = encode(information_state(deal, 2, m.totals))
     assert after[o["received"]].sum() == 3
+
+
+# ---------------------------------------------------------------------------- the extension options
+
+NAMES = list(EXTENSIONS)
+
+
+def test_classic_presets_keep_their_action_space_and_observation_size():
+    for preset, n in CLASSIC_COUNTS:
+        r = make_rules(preset, n)
+        assert r.num_actions == 52 and size_for(r) == size(n)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_extension_vector_decodes_back_to_the_information_state(name, seed):
+    rules = extension_rules(name)
+    n = rules.num_players
+    m = Match(rules, seed)
+    chooser = random.Random(seed)
+
+    def check(deal):
+        if chooser.random() > 0.1:
+            return
+        seat = chooser.randrange(n)
+        info = information_state(deal, seat, m.totals, m.deals_played)
+        vec = encode(info)
+        assert vec.shape == (size_for(rules),) and vec.dtype == np.int8
+        d = decode(vec, n, rules)
+        rel = lambda s: (s - seat) % n  # noqa: E731
+        assert d["hand"] == tuple(sorted(info.hand))
+        for s in range(n):
+            r = rel(s)
+            assert d[f"played_by_seat{r}"] == tuple(sorted(c for p, c in info.plays if p == s))
+            assert d[f"trick_card_seat{r}"] == tuple(sorted(c for p, c in info.current_trick if p == s))
+        assert d["received"] == tuple(sorted(info.received))
+        assert d["extra_phase"] == tuple(int(info.phase == ph) for ph in ("charge", "discard", "moon"))
+        if rules.kitty != "none":
+            assert d["kitty_size"] == (info.kitty_size,)
+            assert d["kitty_cards"] == tuple(sorted(info.kitty))
+        if rules.decks == 2:
+            assert d["pending_trick_cards"] == tuple(sorted(info.pending))
+        if rules.charging:
+            for s in range(n):
+                charged = d["charged"][4 * rel(s): 4 * rel(s) + 4]
+                assert sum(charged) == len(info.charged[s])
+        if rules.teams != "none":
+            assert d["partner"].index(1) == 2
+
+    play_random_deal(m, chooser, check)

@@ -10,10 +10,10 @@ from pettingzoo.test import render_test
 from bm_env.black_maria_v0 import raw_env
 from bm_env.engine.cards import card_str
 from bm_env.engine.deal import deal_hands
-from bm_env.engine.rules import PRESETS
 from bm_env.pictures import revealed, save_svg, table_svg
 from bm_env.pictures.svg import canvas_size
-from hidden_kit import swap_unseen
+
+from kit import PRESET_COUNTS, swap_unseen
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -40,10 +40,9 @@ def _elements(svg, cls):
     return out
 
 
-CASES = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 
 
-@pytest.mark.parametrize("preset,n", CASES)
+@pytest.mark.parametrize("preset,n", PRESET_COUNTS)
 def test_every_preset_and_player_count_draws_a_valid_picture(preset, n):
     e = _played(preset, n, 4 * n + 3, seed=n)
     for reveal in (False, True):
@@ -127,7 +126,7 @@ def _views(preset, n, hands, actions, observer):
 
 @pytest.mark.parametrize("preset,n", [("black_maria", 3), ("american_hearts", 4), ("omnibus", 5)])
 def test_a_seat_picture_cannot_tell_apart_deals_differing_in_others_unplayed_cards(preset, n):
-    """The swap of hidden_kit: seat 0's SVG at every decision and its rgb_array must not change,
+    """The swap of kit.swap_unseen: seat 0's SVG at every decision and its rgb_array must not change,
     while the all-hands picture must."""
     rng = np.random.default_rng(10 + n)
     checked = 0

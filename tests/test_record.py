@@ -12,24 +12,15 @@ from bm_env.engine.match import Match
 from bm_env.engine.record import (
     RecordError, deal_record, load_record, match_record, replay_deal, replay_match, write_record,
 )
-from bm_env.engine.rules import PRESETS, make_rules
+from bm_env.engine.rules import make_rules
 
-PRESET_COUNTS = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts]
-
-
-def play_match(rules, seed, on_illegal="raise"):
-    chooser = random.Random(seed)
-    m = Match(rules, seed, on_illegal=on_illegal)
-    while not m.is_over:
-        legal = cards_of(m.deal.legal)
-        m.step(legal[chooser.randrange(len(legal))])
-    return m
+from kit import PRESET_COUNTS, random_match
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(PRESET_COUNTS), st.integers(0, 2**32 - 1))
 def test_match_record_replays_to_itself(preset_count, seed):
-    m = play_match(make_rules(*preset_count), seed)
+    m = random_match(make_rules(*preset_count), seed)
     rec = json.loads(json.dumps(match_record(m)))  # through JSON, as on disk
     replayed = replay_match(rec)
     assert [d.scores for d in replayed] == [d.scores for d in m.completed]
@@ -38,14 +29,14 @@ def test_match_record_replays_to_itself(preset_count, seed):
 
 
 def test_write_and_load_round_trip(tmp_path):
-    m = play_match(make_rules("american_hearts"), 3)
+    m = random_match(make_rules("american_hearts"), 3)
     path = write_record(tmp_path / "game.json", m)
     assert replay_match(load_record(path))[-1].scores == m.completed[-1].scores
     assert not list(tmp_path.glob("*.tmp"))  # the atomic write leaves no temporary file behind
 
 
 def _first_deal_record(seed=11):
-    return deal_record(play_match(make_rules("black_maria"), seed).completed[0])
+    return deal_record(random_match(make_rules("black_maria"), seed).completed[0])
 
 
 def test_card_played_twice_is_rejected_at_its_place():
@@ -124,7 +115,7 @@ def test_renege_record_replays_with_the_penalty():
 def test_tie_break_deal_among_all_tied_players_does_not_count_in_the_totals():
     # slippery_anne, 3 players, seed 1800 ends 39-39-39 after nine deals: the tie-break deal seats
     # all three players again, and must not be added to the totals when the record replays.
-    m = play_match(make_rules("slippery_anne", 3), 1800)
+    m = random_match(make_rules("slippery_anne", 3), 1800)
     assert m.totals == [39, 39, 39] and len(m.completed) > m.deals_played
     replay_match(json.loads(json.dumps(match_record(m))))
 

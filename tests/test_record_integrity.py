@@ -10,11 +10,11 @@ from bm_env.engine.record import (RecordError, deal_record, load_record, match_r
                                   write_record)
 from bm_env.engine.rules import make_rules
 
-from test_record import play_match
+from kit import random_match
 
 
 def _match_record(preset="black_maria", seed=3):
-    return json.loads(json.dumps(match_record(play_match(make_rules(preset), seed))))
+    return json.loads(json.dumps(match_record(random_match(make_rules(preset), seed))))
 
 
 def _fails(rec, pattern, replay=replay_match):
@@ -105,14 +105,14 @@ def test_binary_and_non_object_files_are_record_errors(tmp_path):
 
 
 def test_writing_into_a_directory_is_refused_and_leaves_nothing_behind(tmp_path):
-    m = play_match(make_rules("black_maria"), 1)
+    m = random_match(make_rules("black_maria"), 1)
     with pytest.raises(IsADirectoryError, match="is a directory; give a file name"):
         write_record(tmp_path, m)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_records_get_the_ordinary_umask_permissions(tmp_path):
-    m = play_match(make_rules("black_maria"), 1)
+    m = random_match(make_rules("black_maria"), 1)
     old = os.umask(0o022)
     try:
         path = write_record(tmp_path / "g.json", m)
@@ -124,6 +124,6 @@ def test_records_get_the_ordinary_umask_permissions(tmp_path):
 
 
 def test_every_deal_record_of_a_tie_break_match_still_replays():
-    m = play_match(make_rules("slippery_anne", 3), 1800)  # ends in a tie-break deal among all three
+    m = random_match(make_rules("slippery_anne", 3), 1800)  # ends in a tie-break deal among all three
     rec = json.loads(json.dumps(match_record(m)))
     assert [deal_record(d) for d in replay_match(rec)] == rec["deals"]

@@ -1,14 +1,12 @@
-"""The rules object: presets, deck tables, round trips, and every rejection with its message."""
+"""The rules object: presets, deck tables, round trips, the extension options, and every rejection with its message."""
 
 from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from bm_env.engine.cards import parse_card
-from bm_env.engine.deal import Deal, IllegalActionError, deal_hands
 from bm_env.engine.rules import (
     DECK_TABLES,
     OPTION_NAMES,
@@ -18,13 +16,12 @@ from bm_env.engine.rules import (
     RulesError,
     direction_offset,
     make_rules,
+    max_deal_points,
 )
 
-ALL = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
+from kit import PRESET_COUNTS, cards
 
-
-def cards(text):
-    return frozenset(parse_card(c) for c in text.split())
+ALL = PRESET_COUNTS
 
 
 # ---------------------------------------------------------------------------
@@ -70,7 +67,7 @@ def test_default_player_counts():
 ])
 def test_deck_removal_tables(preset, n, removed, hand):
     r = make_rules(preset, n)
-    assert r.removed_cards() == cards(removed)
+    assert r.removed_cards() == frozenset(cards(removed))
     assert r.hand_size() == hand
 
 
@@ -240,45 +237,110 @@ def test_rules_are_frozen():
 
 
 # ---------------------------------------------------------------------------
-# Deals refuse bad hands and bad actions.
+# The extension options (Rules.uses_extensions): presets, action space, validation.
 # ---------------------------------------------------------------------------
 
-BM = make_rules("black_maria")
-GOOD = deal_hands(BM, 3, 0, np.random.default_rng(0))
 
-
-@pytest.mark.parametrize("hands, dealer, message", [
-    ([GOOD[0]], 0, r"a deal has 2 to 7 players, got 1 hands"),
-    ([GOOD[0] >> 0] * 8, 0, r"a deal has 2 to 7 players, got 8 hands"),
-    ([GOOD[0], GOOD[0], GOOD[2]], 0, r"card\(s\) .* dealt twice \(again to position 1\)"),
-    ([GOOD[0] | 1, GOOD[1], GOOD[2]], 0, r"hands do not make the 3-player deck of deck table 'black_maria': missing \[\], not in that deck \['2C'\]"),
-    ([GOOD[0] & (GOOD[0] - 1), GOOD[1], GOOD[2]], 0, r"hands do not make the 3-player deck .* missing \['\w\w'\], not in that deck \[\]"),
-    # move one card from hand 0 to hand 1: the deck is whole but the sizes differ
-    ([GOOD[0] & (GOOD[0] - 1), GOOD[1] | (GOOD[0] & -GOOD[0]), GOOD[2]], 0, r"hands must all be the same size, got sizes \[16, 18, 17\]"),
-    (GOOD, 3, r"dealer must be a position in 0\.\.2, got 3"),
+@pytest.mark.parametrize("overrides, actions", [
+    ({}, 52), ({"charging": True}, 57), ({"moon": "shooter_choice"}, 59), ({"optional_pass": True}, 60),
+    ({"kitty": "first_trick"}, 52), ({"queen_when_safe": True, "sun_points": 52}, 52),
 ])
-def test_bad_hands(hands, dealer, message):
-    with pytest.raises(ValueError, match=message):
-        Deal(BM, hands, dealer)
+def test_action_space_grows_only_with_the_decisions_used(overrides, actions):
+    assert make_rules("american_hearts", **overrides).num_actions == actions
 
 
-def test_bad_deal_options():
-    with pytest.raises(ValueError, match=r"on_illegal='ignore' is not allowed; allowed: \['raise', 'renege_penalty'\]"):
-        Deal(BM, GOOD, 0, on_illegal="ignore")
-    with pytest.raises(RulesError, match="unknown pass direction 'up'"):
-        Deal(BM, GOOD, 0, "up")
+def test_classic_presets_are_unchanged():
+    for name in ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady",
+                 "slippery_anne", "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts",
+                 "petrone_black_mariah"):
+        for n in PRESETS[name].player_counts:
+            r = make_rules(name, n)
+            assert r.uses_extensions == () and r.num_actions == 52 and r.decks == 1 and r.kitty == "none"
 
 
-@pytest.mark.parametrize("action", [52, -1, True, "QS", 3.0])
-def test_actions_outside_the_action_space(action):
-    deal = Deal(BM, GOOD, 0, "right")
-    with pytest.raises(IllegalActionError, match=r"is outside the action space 0\.\.51"):
-        deal.step(action)
+@pytest.mark.parametrize("preset", ["cancellation", "turbo_hearts", "booster_nines", "partnership_hearts"])
+def test_new_presets_round_trip_through_a_dict(preset):
+    r = make_rules(preset)
+    assert Rules.from_dict(r.to_dict()) == r
+    assert set(r.to_dict()) == set(OPTION_NAMES)
 
 
-def test_a_card_not_held_is_illegal():
-    deal = Deal(BM, GOOD, 0, "right")
-    missing = next(c for c in range(52) if not GOOD[1] >> c & 1 and c != 0)
-    with pytest.raises(IllegalActionError, match=r"^player_1 may not pass \w\w: .*; legal: "):
-        deal.step(missing)
-    deal.step(np.int64(next(c for c in range(52) if GOOD[1] >> c & 1)))  # numpy ints are accepted
+@pytest.mark.parametrize("overrides, words", [
+    ({"decks": 3}, "decks=3 is not allowed; allowed: 1, or 2"),
+    ({"kitty": "first_trick", "kitty_to_hand": "yes"}, "kitty_to_hand must be bool"),
+    ({"teams": "trio"}, "teams='trio' is not allowed; allowed: \\['none', 'joint', 'individual'\\]"),
+    ({"moon": "off", "sun_points": 52}, "needs a moon rule"),
+    ({"sun_points": -1}, "sun_points=-1 must be positive"),
+    ({"optional_pass": True, "pass_count": 0}, "optional_pass needs a pass"),
+    ({"pass_cycle": ("left", "scatter"), "num_players": 3}, "pass_count 3 is not a positive multiple of 2"),
+    ({"booster_nines": True, "trumps": "hearts"}, "booster_nines is defined without trumps"),
+])
+def test_bad_options_are_refused_with_what_is_allowed(overrides, words):
+    with pytest.raises(RulesError, match=words):
+        make_rules("american_hearts", **overrides)
+
+
+def test_player_counts_depend_on_the_decks():
+    with pytest.raises(RulesError, match="num_players=8 is not allowed; allowed: 3 to 7 .*10 with decks=2"):
+        make_rules("black_maria", 7).replace(num_players=8)
+
+
+def test_two_decks_refuse_what_no_source_combines():
+    with pytest.raises(RulesError, match="charging is not supported with two decks"):
+        make_rules("cancellation", charging=True)
+    with pytest.raises(RulesError, match="num_players=11 is not allowed; allowed: 3 to 10"):
+        make_rules("cancellation", num_players=10).replace(num_players=11)
+
+
+def test_teams_need_four_players_and_no_tie_break_among_tied_players():
+    with pytest.raises(RulesError, match="4 players in two partnerships across; got num_players=3"):
+        make_rules("american_hearts", 3, teams="joint")
+    with pytest.raises(RulesError, match="teams need tie_break"):
+        make_rules("partnership_hearts", tie_break="tied_players")
+
+
+# ---------------------------------------------------------------------------
+# Numbers the observation cannot hold, and dicts missing options.
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options, message", [
+    # the observation holds a card's value and the clean-trick bonus in one int8 cell
+    (dict(card_values={"QS": 200}), r"^card_values QS=200 outside -128\.\.127: the observation holds a card's value "
+                                    r"in one int8 cell$"),
+    (dict(card_values={"QS": -129, "KS": 130}), r"^card_values QS=-129, KS=130 outside -128\.\.127"),
+    (dict(clean_trick_bonus=128), r"^clean_trick_bonus=128 is outside -128\.\.127"),
+    (dict(card_values={"QS": "13", "KS": 1.5}), r"^card_values must be whole numbers; got QS='13', KS=1\.5$"),
+    # points and totals take two cells: -4095..4095
+    (dict(match_deals=100), r"^100 deals of up to 43 points make totals of 4300: the observation holds points and "
+                            r"totals from -4095 to 4095$"),
+    (dict(match_end="threshold_reached", match_threshold=4060),
+     r"^match_threshold=4060 plus a deal of up to 43 points make totals of 4103"),
+    (dict(match_end="threshold_reached", match_floor=-4090), r"^match_floor=-4090 less a deal of up to 43 points"),
+    (dict(exact_reset=[5000, 50]), r"^exact_reset=5000: the observation holds points and totals from -4095 to 4095$"),
+    # thresholds that can end a match
+    (dict(match_end="threshold_reached", match_threshold=-5),
+     r"^match_threshold=-5 must be positive: a threshold_reached match ends when the highest total reaches it"),
+    (dict(match_end="threshold_passed", match_threshold=0), r"^match_threshold=0 must be positive"),
+    (dict(match_floor=0), r"^match_floor=0 must be negative: someone at or below it ends the match"),
+])
+def test_numbers_the_observation_cannot_hold_or_the_match_cannot_use_are_refused(options, message):
+    with pytest.raises(RulesError, match=message):
+        make_rules("black_maria", **options)
+
+
+def test_every_preset_fits_the_observation():
+    for name, preset in PRESETS.items():
+        for n in preset.player_counts:
+            r = make_rules(name, n)
+            assert 0 < max_deal_points(r) and (r.match_deals if r.match_end == "deals" else 1) * max_deal_points(r) <= 4095
+
+
+def test_from_dict_needs_every_option():
+    with pytest.raises(RulesError, match=r"^rules are missing option\(s\) \['num_players', 'deck_table', .*\]; a rules "
+                                         r"dict \(Rules.to_dict\(\)\) holds every option"):
+        Rules.from_dict({})
+    d = make_rules("black_maria").to_dict()
+    del d["moon"]
+    with pytest.raises(RulesError, match=r"missing option\(s\) \['moon'\]"):
+        Rules.from_dict(d)

@@ -6,27 +6,18 @@ import json
 
 import numpy as np
 import pytest
-import torch
 
 from bm_env.agents import make_agent
-from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
-from bm_env.agents.thoughts import ThoughtLog, read_thoughts
 from bm_env.engine.cards import card_str
-from bm_env.engine.record import RecordError, deal_record, load_record, replay_deal
-from bm_env.engine.rules import make_rules
-from bm_env.env import observation
 from bm_env.evaluation.boards import make_board
 from bm_env.evaluation.play import play_board
+from bm_env.engine.record import RecordError, deal_record, load_record, replay_deal
+from bm_env.engine.rules import make_rules
+from bm_env.agents.thoughts import ThoughtLog, read_thoughts
+
+from kit import Script, play_at_terminal
 
 BM = make_rules("black_maria")
-
-
-@pytest.fixture(scope="module")
-def policy_path(tmp_path_factory):
-    torch.manual_seed(1)
-    path = tmp_path_factory.mktemp("ckpt") / "p.pt"
-    save_checkpoint(path, PolicyNet(observation.size(3), BM.num_actions, hidden=(32,)), BM)
-    return path
 
 
 def _decisions(rec):
@@ -37,7 +28,8 @@ def _decisions(rec):
 
 
 @pytest.mark.parametrize("greedy", [True, False])
-def test_policy_explains_with_its_masked_softmax(policy_path, greedy):
+def test_policy_explains_with_its_masked_softmax(policy_checkpoint, greedy):
+    policy_path, _ = policy_checkpoint
     agents = [make_agent(f"policy:{policy_path},greedy={str(greedy).lower()}", BM, s) for s in range(3)]
     log = ThoughtLog()
     deal = play_board(BM, make_board(BM, 0, 0), agents, log)
@@ -114,10 +106,8 @@ def test_malformed_thoughts_are_refused_with_where_they_go_wrong(bad, words):
 
 
 def test_bm_play_record_carries_the_opponents_thoughts(tmp_path):
-    from test_play_cli import Script, run
-
     path = tmp_path / "game.json"
-    rc, _ = run(["--seed", "2", "--opponents", "pimc:worlds=2", "--record", str(path)], Script([]))
+    rc, _ = play_at_terminal(["--seed", "2", "--opponents", "pimc:worlds=2", "--record", str(path)], Script([]))
     assert rc == 0
     rec = json.loads(path.read_text(encoding="utf-8"))
     thoughts = [t for d in rec["deals"] for t in d.get("thoughts", [])]

@@ -22,26 +22,12 @@ from training.rollout import hidden_cards
 from training.state import TrainingStateError, latest_state, list_states, load_state, to_arrays, to_tensors
 from training.trainer import Trainer
 
-#: A run small enough for the fast suite: 16 games x 30 steps = 480 decisions per update.
-TINY = dict(num_envs=16, rollout_steps=30, hidden=[32], critic_hidden=[32], minibatch_size=128, epochs=2,
-            pool_size=2, pool_share=0.5, snapshot_every=1, eval_every=0, final_eval_boards=0, checkpoint_every=1,
-            torch_threads=1, eval_workers=1, seed=3)
-PER_UPDATE = 16 * 30
-
-
-def tiny(**kw) -> TrainConfig:
-    return config_from_dict({**TINY, **kw}, "test")
-
-
-def weights(trainer: Trainer) -> dict[str, torch.Tensor]:
-    return {**{f"actor.{k}": v for k, v in trainer.actor.state_dict().items()},
-            **{f"critic.{k}": v for k, v in trainer.critic.state_dict().items()}}
-
+from kit import DECISIONS_PER_UPDATE, ROOT, TINY_TRAINING, tiny_config, trainer_weights
 
 def test_short_run_evaluates_and_writes_loadable_checkpoints(tmp_path):
-    config = tiny(total_decisions=3 * PER_UPDATE, eval_every=3, eval_boards=2, final_eval_boards=2)
+    config = tiny_config(total_decisions=3 * DECISIONS_PER_UPDATE, eval_every=3, eval_boards=2, final_eval_boards=2)
     result = Trainer(config, str(tmp_path), quiet=True, log=lambda s: None).run()
-    assert result.stopped == "done" and result.updates == 3 and result.decisions == 3 * PER_UPDATE
+    assert result.stopped == "done" and result.updates == 3 and result.decisions == 3 * DECISIONS_PER_UPDATE
     assert len(result.evaluations) == 1 and np.isfinite(result.evaluations[0]["score"])
     assert "2 x random" in result.final_table and "2 x heuristic" in result.final_table
     for name in ("best.pt", "latest.pt"):
@@ -53,14 +39,14 @@ def test_short_run_evaluates_and_writes_loadable_checkpoints(tmp_path):
 
 
 def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
-    whole = Trainer(tiny(total_decisions=4 * PER_UPDATE), str(tmp_path / "a"), quiet=True)
+    whole = Trainer(tiny_config(total_decisions=4 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
     whole.run()
-    part = Trainer(tiny(total_decisions=2 * PER_UPDATE), str(tmp_path / "b"), quiet=True)
+    part = Trainer(tiny_config(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "b"), quiet=True)
     part.run()
-    resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 4 * PER_UPDATE}, quiet=True)
+    resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 4 * DECISIONS_PER_UPDATE}, quiet=True)
     assert resumed.update_index == 2 and len(resumed.pool) == 2
     resumed.run()
-    a, b = weights(whole), weights(resumed)
+    a, b = trainer_weights(whole), trainer_weights(resumed)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     # The runs really moved: the weights differ from the state after two updates.
     early = load_state(list_states(str(tmp_path / "b"))[0])
@@ -74,8 +60,8 @@ def _bm_train(*args: str) -> list[str]:
 def test_a_killed_run_resumes_to_the_same_weights(tmp_path):
     # The killed run has no end of its own (lr annealing is off, so the budget changes nothing learned);
     # it is killed once its second state is written and resumed with the uninterrupted run's budget.
-    sets = [f"--set={k}={v}" for k, v in {**TINY, "epochs": 6}.items()]
-    budget = f"--set=total_decisions={12 * PER_UPDATE}"
+    sets = [f"--set={k}={v}" for k, v in {**TINY_TRAINING, "epochs": 6}.items()]
+    budget = f"--set=total_decisions={12 * DECISIONS_PER_UPDATE}"
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     subprocess.run(_bm_train(*sets, budget, "--run-dir", str(tmp_path / "whole"), "--quiet"), check=True, env=env,
                    capture_output=True, timeout=300)
@@ -99,7 +85,7 @@ def test_a_killed_run_resumes_to_the_same_weights(tmp_path):
 
 
 def test_ctrl_c_saves_the_state_and_stops(tmp_path):
-    proc = subprocess.Popen(_bm_train(*[f"--set={k}={v}" for k, v in {**TINY, "checkpoint_every": 1000,
+    proc = subprocess.Popen(_bm_train(*[f"--set={k}={v}" for k, v in {**TINY_TRAINING, "checkpoint_every": 1000,
                                                                          "total_decisions": 10 ** 9}.items()],
                                       "--run-dir", str(tmp_path), "--quiet"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -116,7 +102,7 @@ def test_ctrl_c_saves_the_state_and_stops(tmp_path):
 
 
 def test_a_kill_while_writing_a_state_leaves_the_previous_one_whole(tmp_path, monkeypatch):
-    trainer = Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True)
+    trainer = Trainer(tiny_config(total_decisions=DECISIONS_PER_UPDATE), str(tmp_path), quiet=True)
     trainer.run()
     before = latest_state(str(tmp_path))
 
@@ -134,7 +120,7 @@ def test_a_kill_while_writing_a_state_leaves_the_previous_one_whole(tmp_path, mo
 
 
 def test_damaged_and_mismatched_states_are_refused(tmp_path):
-    Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True).run()
+    Trainer(tiny_config(total_decisions=DECISIONS_PER_UPDATE), str(tmp_path), quiet=True).run()
     path = latest_state(str(tmp_path))
     data = load_state(path)
     with open(path, "r+b") as f:
@@ -152,7 +138,7 @@ def test_damaged_and_mismatched_states_are_refused(tmp_path):
 
 
 def test_resume_may_change_the_budget_but_not_what_is_learned(tmp_path):
-    Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path), quiet=True).run()
+    Trainer(tiny_config(total_decisions=DECISIONS_PER_UPDATE), str(tmp_path), quiet=True).run()
     with pytest.raises(ConfigError, match=r"may change only .*not \['lr'\]"):
         Trainer.resume(str(tmp_path), {"lr": 1.0})
     with pytest.raises(TrainingStateError, match="saved by a run without Ray: resume it without --ray"):
@@ -166,17 +152,17 @@ def test_the_ray_backend_is_optional_and_its_errors_say_what_to_do(tmp_path, mon
     assert main(["--ray", "local", "--run-dir", str(tmp_path / "run")]) == 2
     assert "--ray needs Ray, which is not installed here: pip install -e '.[ray]'" in capsys.readouterr().err
     with pytest.raises(ConfigError, match=r"num_envs \(16\) must be a multiple of ray_actors \(3\)"):
-        Trainer(tiny(ray_actors=3), str(tmp_path / "run"), ray_address="local")
+        Trainer(tiny_config(ray_actors=3), str(tmp_path / "run"), ray_address="local")
 
 
 def test_a_nan_loss_stops_the_run_and_keeps_the_last_good_state(tmp_path):
     messages = []
-    trainer = Trainer(tiny(total_decisions=2 * PER_UPDATE), str(tmp_path), quiet=True, log=messages.append)
+    trainer = Trainer(tiny_config(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path), quiet=True, log=messages.append)
     trainer.run()
     good = latest_state(str(tmp_path))
     with torch.no_grad():
         trainer.critic.body[0].weight.fill_(float("nan"))
-    trainer.config.total_decisions = 4 * PER_UPDATE
+    trainer.config.total_decisions = 4 * DECISIONS_PER_UPDATE
     result = trainer.run()
     assert result.stopped == "nan"
     assert "the loss became nan" in messages[-1] and good in messages[-1]
@@ -195,9 +181,9 @@ def test_config_errors_name_the_key(tmp_path):
     with pytest.raises(ConfigError, match="must be key=value"):
         load_train_config(None, ["lr"])
     with pytest.raises(ConfigError, match="rules of the config: .*moon"):
-        tiny(rules={"moon": "sideways"}).make_rules()
+        tiny_config(rules={"moon": "sideways"}).make_rules()
     with pytest.raises(ConfigError, match="'frozen_opponent' must be an agent spec 'policy:PATH'"):
-        tiny(frozen_opponent="heuristic")
+        tiny_config(frozen_opponent="heuristic")
     out = subprocess.run(_bm_train("--config", str(bad)), capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "learning_rate" in out.stderr and "Traceback" not in out.stderr
 
@@ -206,14 +192,14 @@ def test_rules_the_vector_engine_does_not_play_are_refused_by_name():
     # Hearts worth 100 each: deal scores beyond what the engine's int16 scores carry.
     hearts = ", ".join(f"{r}H: 100" for r in "23456789TJQKA")
     out = subprocess.run(_bm_train("--set", f"rules={{card_values: {{{hearts}}}, match_deals: 1}}"), capture_output=True,
-                         text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                         text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 2 and "could reach 2600" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_best_response_trains_one_seat_against_the_frozen_policy(tmp_path):
-    Trainer(tiny(total_decisions=PER_UPDATE), str(tmp_path / "base"), quiet=True).run()
+    Trainer(tiny_config(total_decisions=DECISIONS_PER_UPDATE), str(tmp_path / "base"), quiet=True).run()
     frozen = f"policy:{tmp_path / 'base' / 'latest.pt'}"
-    trainer = Trainer(tiny(total_decisions=PER_UPDATE, frozen_opponent=frozen, eval_opponent=frozen),
+    trainer = Trainer(tiny_config(total_decisions=DECISIONS_PER_UPDATE, frozen_opponent=frozen, eval_opponent=frozen),
                       str(tmp_path / "br"), quiet=True)
     assert len(trainer.pool) == 1
     assert ((trainer.selfplay.seating == -1).sum(axis=1) == 1).all()  # one learner seat in every game
@@ -272,9 +258,7 @@ def test_state_arrays_survive_a_weights_only_file_bit_for_bit(tmp_path):
 
 def test_every_config_key_is_documented():
     import dataclasses
-    from pathlib import Path
-
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "training.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
     table = doc.split("## Config keys", 1)[1]
     missing = [f.name for f in dataclasses.fields(TrainConfig) if f"`{f.name}`" not in table]
     assert not missing, f"docs/training.md does not document {missing}"

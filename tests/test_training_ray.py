@@ -21,7 +21,7 @@ from bm_env.agents.checkpoint import load_checkpoint
 from training.state import TrainingStateError, list_states, load_state, to_arrays
 from training.trainer import Trainer
 
-from test_training import PER_UPDATE, tiny, weights
+from kit import DECISIONS_PER_UPDATE, tiny_config, trainer_weights
 
 pytestmark = pytest.mark.rllib
 
@@ -35,18 +35,18 @@ def cluster():
 
 
 def on_ray(**kw):
-    return tiny(ray_actors=2, **kw)
+    return tiny_config(ray_actors=2, **kw)
 
 
 def test_two_actors_play_their_own_games_and_the_driver_trains_and_checkpoints(tmp_path):
-    trainer = Trainer(on_ray(total_decisions=3 * PER_UPDATE), str(tmp_path), quiet=True, ray_address="local")
+    trainer = Trainer(on_ray(total_decisions=3 * DECISIONS_PER_UPDATE), str(tmp_path), quiet=True, ray_address="local")
     assert trainer.selfplay is None and len(trainer.ray_rollouts.actors) == 2
-    before = {k: v.clone() for k, v in weights(trainer).items()}
+    before = {k: v.clone() for k, v in trainer_weights(trainer).items()}
     result = trainer.run()
     assert result.stopped == "done"  # a NaN or infinite loss would have stopped it ("nan")
     # Every update holds both actors' decisions: 2 actors x 8 games x 30 steps.
-    assert result.updates == 3 and result.decisions == 3 * PER_UPDATE
-    after = weights(trainer)
+    assert result.updates == 3 and result.decisions == 3 * DECISIONS_PER_UPDATE
+    after = trainer_weights(trainer)
     assert all(torch.isfinite(v).all() for v in after.values())
     assert not torch.equal(before["actor.body.0.weight"], after["actor.body.0.weight"])
     assert trainer.ray_rollouts.actors == []  # ended with the run
@@ -55,20 +55,20 @@ def test_two_actors_play_their_own_games_and_the_driver_trains_and_checkpoints(t
     hands = [to_arrays(s["selfplay"]["engine"]["arrays"]["hands"]) for s in state["ray_actors"]]
     assert hands[0].shape == (3, 8) and not np.array_equal(hands[0], hands[1])  # own seed streams, own deals
     net, meta = load_checkpoint(tmp_path / "latest.pt", make_rules("black_maria"))
-    assert meta["step"] == 3 * PER_UPDATE
+    assert meta["step"] == 3 * DECISIONS_PER_UPDATE
 
 
 def test_a_ray_run_resumes_on_ray_to_the_weights_of_an_uninterrupted_one(tmp_path):
-    Trainer(on_ray(total_decisions=3 * PER_UPDATE), str(tmp_path / "a"), quiet=True, ray_address="local").run()
+    Trainer(on_ray(total_decisions=3 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True, ray_address="local").run()
     whole = load_state(list_states(str(tmp_path / "a"))[-1])
-    Trainer(on_ray(total_decisions=2 * PER_UPDATE), str(tmp_path / "b"), quiet=True, ray_address="local").run()
+    Trainer(on_ray(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "b"), quiet=True, ray_address="local").run()
     with pytest.raises(TrainingStateError, match=r"on Ray \(2 rollout actors\): resume it with --ray"):
         Trainer.resume(str(tmp_path / "b"), quiet=True)
-    resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 3 * PER_UPDATE}, quiet=True,
+    resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 3 * DECISIONS_PER_UPDATE}, quiet=True,
                              ray_address="local")
     assert resumed.update_index == 2
     resumed.run()
-    b = weights(resumed)
+    b = trainer_weights(resumed)
     a = {**{f"actor.{k}": v for k, v in whole["actor"].items()}, **{f"critic.{k}": v for k, v in whole["critic"].items()}}
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     # The actors' games went on from the state: the engines agree with the uninterrupted run's.

@@ -11,20 +11,17 @@ from bm_env.agents import heuristic, heuristic_v1
 from bm_env.config import ConfigError
 from bm_env.engine.deal import Deal, deal_hands, pass_direction_for
 from bm_env.vector import VectorEngine
-from training.config import config_from_dict
 from training.rollout import LEARNER, RULE
 from training.rule_opponent import check_rule_opponent, rule_actions
 from training.state import TrainingStateError
 from training.trainer import Trainer
 
-TINY = dict(num_envs=16, rollout_steps=30, hidden=[32], critic_hidden=[32], minibatch_size=128, epochs=2,
-            pool_size=2, pool_share=0.3, snapshot_every=1, eval_every=0, final_eval_boards=0, checkpoint_every=1,
-            torch_threads=1, eval_workers=1, seed=3)
-PER_UPDATE = 16 * 30
+from kit import DECISIONS_PER_UPDATE, tiny_config
 
 
 def tiny(**kw):
-    return config_from_dict({**TINY, **kw}, "test")
+    """kit's tiny run, with fewer games against pool snapshots."""
+    return tiny_config(**{"pool_share": 0.3, **kw})
 
 
 @pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah", "openspiel_hearts",
@@ -93,17 +90,17 @@ def test_rule_opponent_config_errors_say_what_is_allowed():
 
 
 def test_a_run_started_from_another_takes_its_networks_and_pool(tmp_path):
-    first = Trainer(tiny(total_decisions=2 * PER_UPDATE), str(tmp_path / "a"), quiet=True)
+    first = Trainer(tiny(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
     first.run()
     logs = []
-    second = Trainer(tiny(total_decisions=PER_UPDATE, init_from=str(tmp_path / "a"), lr=1e-4, rule_opponent="heuristic",
+    second = Trainer(tiny(total_decisions=DECISIONS_PER_UPDATE, init_from=str(tmp_path / "a"), lr=1e-4, rule_opponent="heuristic",
                           rule_share=0.2), str(tmp_path / "b"), quiet=True, log=logs.append)
     for mine, theirs in ((second.actor, first.actor), (second.critic, first.critic)):
         assert all(torch.equal(a, b) for a, b in zip(mine.state_dict().values(), theirs.state_dict().values()))
     assert len(second.pool) == 2 and second.update_index == 0 and second.decisions == 0
     assert all(g["lr"] == 1e-4 for g in second.optimizer.param_groups)
-    assert "starting from" in logs[0] and f"{2 * PER_UPDATE:,} decisions" in logs[0]
-    assert second.run().decisions == PER_UPDATE
+    assert "starting from" in logs[0] and f"{2 * DECISIONS_PER_UPDATE:,} decisions" in logs[0]
+    assert second.run().decisions == DECISIONS_PER_UPDATE
     with pytest.raises(TrainingStateError, match="does not fit this config's networks"):
         Trainer(tiny(init_from=str(tmp_path / "a"), hidden=[48]), str(tmp_path / "c"), quiet=True, log=logs.append)
     with pytest.raises(TrainingStateError, match="other rules"):

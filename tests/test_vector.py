@@ -15,19 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bm_env.env import observation
 from bm_env.engine.cards import card_str
 from bm_env.engine.deal import Deal, IllegalActionError, deal_hands, pass_direction_for
-from bm_env.engine.infostate import information_state
-from bm_env.engine.rules import PRESETS, Rules, make_rules
-from bm_env.env import observation
 from bm_env.env.rewards import deal_rewards
+from bm_env.engine.rules import Rules, make_rules
 from bm_env.vector import UnsupportedRulesError, VectorEngine
 from bm_env.vector.popcount import bitwise_count
 
-
-def reference_obs(deal: Deal, seat: int) -> np.ndarray:
-    n = deal.num_players
-    return observation.encode(information_state(deal, seat, [0] * n, 0))
+from kit import CLASSIC_COUNTS, reference_obs
 
 
 def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "score", normalise: bool = False,
@@ -87,9 +83,8 @@ def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "s
 
 # ---------------------------------------------------------------------------------- differential tests
 
-LISTED = ("black_maria", "black_maria_26", "black_maria_100", "black_maria_spot", "dirty_lady", "slippery_anne",
-          "omnibus", "american_hearts", "openspiel_hearts", "spot_hearts", "petrone_black_mariah")
-CONFIGS = [(p, n) for p in LISTED for n in PRESETS[p].player_counts]
+# The classic presets; test_vector_extended.py plays the extension options.
+CONFIGS = CLASSIC_COUNTS
 
 
 @pytest.mark.parametrize("preset,n", CONFIGS, ids=[f"{p}-{n}" for p, n in CONFIGS])
@@ -287,12 +282,51 @@ def test_state_per_game_is_well_under_a_kilobyte():
         assert sum(a.nbytes for a in state) / 1000 < 1024
 
 
-def test_benchmark_functions_run_and_report_rates_and_memory():
-    from bm_env.bench.vector import decisions_per_second, peak_memory_mb
+@pytest.mark.parametrize("batch, decisions, timed_steps", [(16, 800, 50), (16, 3200, 200), (64, 640, 50)])
+def test_benchmark_rates_are_the_decisions_played_over_the_time_measured(monkeypatch, batch, decisions, timed_steps):
+    """decisions_per_second's rates, with its clocks replaced by ones that advance 2 s (wall) and 4 s (CPU)
+    over the timed part: each timed step is one decision in each game of the batch, at least 50 steps
+    after 20 untimed warm-up steps, and a rate is those decisions over the clock's difference."""
+    from types import SimpleNamespace
 
-    wall, cpu = decisions_per_second("black_maria", 3, 16, 800)
-    assert wall > 0 and cpu > 0
+    from bm_env.bench import vector as bench
+
+    reads = []  # one entry per clock read
+    steps = []  # for each engine step: how many clock reads came before it
+
+    def clock(times):
+        times = iter(times)
+
+        def read():
+            reads.append(len(steps))
+            return next(times)
+        return read
+
+    def counting_engine(*args, **kwargs):
+        engine = VectorEngine(*args, **kwargs)
+        step = engine.step
+
+        def counted(actions):
+            assert len(actions) == batch  # one decision in each game
+            steps.append(len(reads))
+            return step(actions)
+        engine.step = counted
+        return engine
+
+    monkeypatch.setattr(bench, "VectorEngine", counting_engine)
+    monkeypatch.setattr(bench, "time", SimpleNamespace(perf_counter=clock([10.0, 12.0]), process_time=clock([1.0, 5.0])))
+    wall, cpu = bench.decisions_per_second("black_maria", 3, batch, decisions)
+    assert len(reads) == 4 and steps.count(0) == 20 and steps.count(2) == timed_steps and len(steps) == 20 + timed_steps
+    assert wall == timed_steps * batch / 2.0 and cpu == timed_steps * batch / 4.0
+
+
+def test_benchmark_memory_is_measured_while_playing():
+    from bm_env.bench.vector import peak_memory_mb
+
     assert 0 < peak_memory_mb("black_maria", 3, 16, steps=5) < 50
+    # The games' arrays dominate large batches: twice the games, about twice the peak (5.7 and 11.5 MB measured).
+    a, b = peak_memory_mb("black_maria", 3, 4096, steps=5), peak_memory_mb("black_maria", 3, 8192, steps=5)
+    assert 1.6 * a < b < 2.4 * a
 
 
 def test_an_observation_does_not_change_when_other_players_swap_unseen_cards():

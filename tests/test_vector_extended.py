@@ -1,4 +1,4 @@
-"""The vector engine on the extension rule systems, against the reference engine step by step.
+"""The vector engine on the extension presets and options (kit.EXTENSIONS), against the reference engine step by step.
 
 As in ``test_vector.py``: both engines get the same hands (and kitty), the same random
 legal actions, and must agree at every step on the acting player, the mask (the extra
@@ -13,22 +13,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bm_env.env import observation
 from bm_env.engine.actions import PASS_ON
 from bm_env.engine.cards import NUM_CARDS
 from bm_env.engine.deal import Deal, IllegalActionError, deal_cards, pass_direction_for
-from bm_env.engine.infostate import information_state
-from bm_env.engine.rules import make_rules
-from bm_env.env import observation
 from bm_env.env.rewards import deal_rewards
+from bm_env.engine.rules import make_rules
 from bm_env.vector import VectorEngine
 from bm_env.vector.extended import ExtendedEngine
 
-ONLY_QS = {"QS": 13}  # one penalty card: every deal is a moon
-
-
-def reference_obs(deal: Deal, seat: int) -> np.ndarray:
-    return observation.encode(information_state(deal, seat, [0] * deal.num_players, 0))
-
+from kit import EXTENSIONS, ONLY_QS, reference_obs
 
 def _masks(rules, hands, kitty):
     """Reference hands (card-id lists or masks) and kitty as the engine's given-deal arrays."""
@@ -119,43 +113,9 @@ def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "s
     return seen
 
 
-CASES = {
-    "turbo": ("turbo_hearts", 4, {}),
-    "booster": ("booster_nines", 4, {}),
-    "partnership": ("partnership_hearts", 4, {}),
-    "partnership-every-moon": ("partnership_hearts", 4, {"card_values": ONLY_QS}),
-    "individual-teams": ("partnership_hearts", 4, {"teams": "individual", "moon": "shooter_minus"}),
-    "kitty-3": ("american_hearts", 3, {"kitty": "first_trick"}),
-    "kitty-5": ("american_hearts", 5, {"kitty": "first_trick"}),
-    "kitty-rule-4-no-cards-left": ("american_hearts", 4, {"kitty": "first_point"}),
-    "kitty-5-first-point-to-hand": ("american_hearts", 5, {"kitty": "first_point", "kitty_to_hand": True,
-                                                           "pass_cycle": "five_second"}),
-    "kitty-3-scatter-to-hand": ("american_hearts", 3, {"pass_count": 4, "pass_cycle": "three_scatter",
-                                                       "kitty": "first_point", "kitty_to_hand": True}),
-    "scatter-pass-on-choice-sun": ("american_hearts", 4, {"pass_cycle": "scatter_and_hold", "optional_pass": True,
-                                                          "moon": "shooter_choice", "sun_points": 52,
-                                                          "queen_when_safe": True}),
-    "pass-on-every-moon": ("american_hearts", 4, {"optional_pass": True, "moon": "shooter_choice",
-                                                  "card_values": ONLY_QS}),
-    "charging-3p-kitty": ("american_hearts", 3, {"charging": True, "ten_clubs_multiplier": True,
-                                                 "kitty": "first_trick", "card_values": "turbo"}),
-    "booster-every-moon-unless-win": ("booster_nines", 4, {"card_values": ONLY_QS, "moon": "others_plus_unless_win",
-                                                           "match_threshold": 10}),
-    "cancellation-6": ("cancellation", 6, {}),
-    "cancellation-7": ("cancellation", 7, {}),
-    "cancellation-8-no-kitty-cards": ("cancellation", 8, {}),
-    "cancellation-10-to-hand-pass-on": ("cancellation", 10, {"kitty": "first_point", "kitty_to_hand": True,
-                                                             "optional_pass": True, "match_deals": 10}),
-    "cancellation-6-to-hand-pass-on-choice": ("cancellation", 6, {"kitty": "first_point", "kitty_to_hand": True,
-                                                                  "optional_pass": True, "moon": "shooter_choice"}),
-    "cancellation-7-scatter-trumps": ("cancellation", 7, {"pass_count": 6, "pass_cycle": ("scatter", "right"),
-                                                          "trumps": "hearts", "hearts_lead": "any_time"}),
-}
-
-
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", sorted(EXTENSIONS))
 def test_extension_presets_and_options_match_the_reference(case):
-    preset, n, kw = CASES[case]
+    preset, n, kw = EXTENSIONS[case]
     rules = make_rules(preset, n, **kw)
     seen = play_side_by_side(rules, batch=6, deals=12, seed=len(case))
     if rules.charging:
@@ -178,9 +138,9 @@ def test_team_rewards_match_the_reference(mode, normalise):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", sorted(EXTENSIONS))
 def test_many_deals_of_each_extension_match_the_reference(case):
-    preset, n, kw = CASES[case]
+    preset, n, kw = EXTENSIONS[case]
     play_side_by_side(make_rules(preset, n, **kw), batch=32, deals=600, seed=100 + len(case))
 
 
@@ -271,3 +231,8 @@ def test_given_deals_with_a_kitty_are_checked():
         eng.reset(hands=h[None], kitty=np.array([k | np.uint64(1 << int(kitty[0]) ^ 1)]))
     with pytest.raises(ValueError, match="these rules have no kitty"):
         VectorEngine(make_rules("turbo_hearts"), 1).reset(hands=np.zeros((1, 4), dtype=np.uint64), kitty=[0])
+
+
+def test_vector_engine_masks_have_the_extra_action_ids():
+    assert VectorEngine(make_rules("american_hearts", moon="shooter_choice"), 4).reset()[1].shape == (4, 59)
+    assert VectorEngine(make_rules("turbo_hearts"), 4).reset()[1].shape == (4, 57)

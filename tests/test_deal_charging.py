@@ -1,8 +1,8 @@
-"""Turbo Hearts and Booster Nines (Pagat): J♦ −10, the 10♣ multiplier, charging, boosted tricks.
+"""Charging and Turbo Hearts' scoring (bm_env/deal_charging.py; Pagat): J♦ −10, charged cards
+and when they may be played, the 10♣ multiplier.
 
-One hand-made deal serves the scripted tests (dealer 3, so position 0 is eldest; no pass):
-every club, diamond, heart and spade is placed so the tricks below are legal and forced
-where a comment says so.
+The scripted tests play kit.TURBO_HANDS (dealer 3, so position 0 is eldest; no pass), where
+every card is placed so that the tricks below are legal, and forced where a comment says so.
 """
 
 from __future__ import annotations
@@ -15,18 +15,10 @@ from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import make_rules
 from bm_env.engine.scoring import deal_scores
 
-from variant_kit import cards, legal_text, play
+from kit import TURBO_HANDS, cards, legal_text, play
 
-HANDS = [
-    "2C TC 3D 4D 5D 2H 3H 4H 2S 3S 4S 5S 6S",
-    "3C 4C 5C 6C 6D 7D JD 5H 6H 7H 7S 8S QS",
-    "7C 8C 9C JC 8D 9D 8H 9H TH AH 9S TS JS",
-    "QC KC AC 2D TD QD KD AD JH QH KH KS AS",
-]
-
-
-def turbo_deal(preset="turbo_hearts"):
-    return Deal(make_rules(preset), [cards(h) for h in HANDS], dealer=3)
+def turbo_deal():
+    return Deal(make_rules("turbo_hearts"), [cards(h) for h in TURBO_HANDS], dealer=3)
 
 
 def test_turbo_preset_values_and_action_space():
@@ -77,7 +69,7 @@ def test_charged_card_may_not_be_played_the_first_time_its_suit_is_led():
 
 def test_charged_card_is_allowed_when_nothing_else_is_legal():
     # P1 swaps 7S 8S for P0's 2H 3H: its only spade is the Q♠, which it charges.
-    hands = [h.split() for h in HANDS]
+    hands = [h.split() for h in TURBO_HANDS]
     hands[0] = [c for c in hands[0] if c not in ("2H", "3H")] + ["7S", "8S"]
     hands[1] = [c for c in hands[1] if c not in ("7S", "8S")] + ["2H", "3H"]
     deal = Deal(make_rules("turbo_hearts"), [cards(" ".join(h)) for h in hands], dealer=3)
@@ -107,29 +99,3 @@ def test_ten_of_clubs_doubles_and_quadruples_when_charged():
     assert deal_scores(rules, captured, pen, 26, [0] * 4, multipliers=[1, 1, 1, 4]) == (10, 13, 0, 12)
     # A shooter (26 taken, also J♦ −10) who took the 10♣: (−26 − 10) * 2 under shooter_minus.
     assert deal_scores(rules, [16, 0, 0, 0], [26, 0, 0, 0], 26, [0] * 4, multipliers=[2, 1, 1, 1]) == (-72, 0, 0, 0)
-
-
-def test_booster_nine_adds_a_round_and_the_highest_of_eight_wins():
-    deal = turbo_deal("booster_nines")
-    play(deal, "end charging, end charging, end charging, end charging")
-    # P0 2C, P1 6C, P2 9C (a nine following suit: boost), P3 KC; round two: P0 TC, P1 5C, P2 JC, P3 AC.
-    play(deal, "2C 6C 9C KC")
-    assert deal.phase == PLAY and deal.to_act == 0 and len(deal.trick) == 4  # the trick goes on
-    assert information_state(deal, 1).boosts_owed == 0 and deal.trick_len == 8
-    play(deal, "TC 5C JC AC")
-    assert deal.tricks[0] == (0, tuple(cards("2C 6C 9C KC TC 5C JC AC")), 3)
-    assert deal.ten_clubs_taker == 3 and deal.to_act == 3
-
-
-def test_a_discarded_nine_boosts_nothing():
-    deal = turbo_deal("booster_nines")
-    play(deal, "end charging, end charging, end charging, end charging")
-    play(deal, "2C 6C JC AC")  # P3 wins
-    play(deal, "2D 3D 7D")  # P3 leads 2D; P2 holds 8D 9D: 9D follows suit -> boost
-    play(deal, "9D")
-    assert len(deal.trick) == 4 and deal.trick_len == 8
-    play(deal, "TD 4D 6D 8D")
-    assert deal.tricks[-1][2] == 3  # TD beats 9D among the eight diamonds
-    play(deal, "KD 5D JD")  # P3 leads KD; P0 and P1 follow with their last diamonds
-    play(deal, "9H")  # P2, void in diamonds, discards a nine: no boost
-    assert deal.tricks[-1][1] == tuple(cards("KD 5D JD 9H")) and deal.tricks[-1][2] == 3

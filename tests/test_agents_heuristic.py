@@ -1,126 +1,38 @@
-"""Agents: spec parsing, legality in every preset, hand-worked heuristic decisions, pimc's sampling."""
+"""The rule-based players (bm_env/agents/heuristic.py, heuristic_v1.py): legal play in every preset,
+hand-worked decisions, the two views of a position agreeing, and a margin over random players."""
 
 from __future__ import annotations
 
+import importlib
+import random
+
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bm_env.agents import AgentSpecError, make_agent, parse_spec
-from bm_env.agents.pimc import sample_hidden_hands, world_deal
+from bm_env.agents import make_agent
+from bm_env.agents.heuristic import HeuristicAgent, View, play_score, tables
 from bm_env.engine.cards import cards_of, mask_of, parse_card
-from bm_env.engine.deal import DONE, PLAY, Deal, deal_hands
+from bm_env.engine.deal import DONE, Deal, deal_hands
 from bm_env.engine.infostate import information_state
+from bm_env.engine.match import Match
 from bm_env.engine.rules import PRESETS, make_rules
 
-# The extension presets (two decks, kitty, charging...) deal with deal_cards and refuse pimc;
-# tests/test_variants_env.py plays them with the heuristic and random agents.
-ALL_TABLES = [(p, n) for p, spec in PRESETS.items() for n in spec.player_counts
-              if not make_rules(p, n).uses_extensions]
-
-
-def cards(text: str) -> list[int]:
-    return [parse_card(t) for t in text.split()]
-
-
-def play_out(deal: Deal, agents, upto=None) -> None:
-    """Advance ``deal`` with one agent per position (until ``upto(deal)`` is true)."""
-    while deal.phase != DONE and not (upto and upto(deal)):
-        info = information_state(deal, deal.to_act)
-        deal.step(agents[deal.to_act].act(None, deal.legal_mask(), info))
-
-
-# ------------------------------------------------------------------ specs
-
-
-@pytest.mark.parametrize("spec, name, params", [
-    ("random", "random", {}),
-    ("heuristic#b", "heuristic", {}),
-    ("pimc:worlds=7,rollouts=2", "pimc", {"worlds": 7, "rollouts": 2}),
-    ("pimc:rollout=random", "pimc", {"rollout": "random"}),
-    ("heuristic_v1", "heuristic_v1", {}),
-    ("pimc:rollout=heuristic_v1", "pimc", {"rollout": "heuristic_v1"}),
-    ("policy:ckpt/a.pt,greedy=false", "policy", {"path": "ckpt/a.pt", "greedy": False}),
-])
-def test_spec_parses(spec, name, params):
-    assert parse_spec(spec) == (name, params)
-
-
-@pytest.mark.parametrize("spec, words", [
-    ("", "non-empty"),
-    ("alphazero", "unknown agent 'alphazero'"),
-    ("pimc:worlds=many", "whole number"),
-    ("pimc:worlds=0", "at least 1"),
-    ("pimc:depth=3", "no parameter 'depth'"),
-    ("pimc:worlds", "not key=value"),
-    ("pimc:worlds=3,worlds=4", "given twice"),
-    ("random:seed=3", "takes no arguments"),
-    ("policy", "needs a checkpoint path"),
-    ("policy:a.pt,greedy=maybe", "true or false"),
-    ("heuristic:", "no arguments"),
-])
-def test_malformed_spec_is_refused_with_a_message(spec, words):
-    with pytest.raises(AgentSpecError, match=words):
-        parse_spec(spec)
-
-
-def test_pimc_spec_sets_its_parameters():
-    agent = make_agent("pimc:worlds=3,rollouts=2", make_rules("black_maria"), 0)
-    assert (agent.worlds, agent.rollouts) == (3, 2)
-
-
-def test_pimc_rollout_names_its_playout_player():
-    from bm_env.agents.pimc import heuristic_playout, heuristic_v1_playout
-
-    rules = make_rules("black_maria")
-    assert make_agent("pimc", rules, 0).playout is heuristic_playout
-    old = make_agent("pimc:rollout=heuristic_v1", rules, 0)
-    assert old.playout is heuristic_v1_playout and "rollout=heuristic_v1" in old.name
-    assert make_agent("heuristic_v1", rules).name == "heuristic_v1"
-
-
-# ------------------------------------------------------------------ random
-
-
-def test_random_agent_is_seeded_and_uniform_over_legal_actions():
-    mask = np.zeros(52, dtype=np.int8)
-    mask[[3, 17, 40]] = 1
-    a, b = make_agent("random", None, 5), make_agent("random", None, 5)
-    picks = [a.act(None, mask) for _ in range(600)]
-    assert picks == [b.act(None, mask) for _ in range(600)]
-    counts = np.bincount(picks, minlength=52)
-    assert set(np.flatnonzero(counts)) == {3, 17, 40}
-    assert counts[[3, 17, 40]].min() > 150  # 200 expected each
-    masks = np.zeros((1000, 52), dtype=np.int8)
-    masks[:, 5] = 1
-    masks[::2, 9] = 1
-    batch = a.act_batch(None, masks)
-    assert set(batch[1::2]) == {5} and set(batch[::2]) == {5, 9}
+from kit import CLASSIC_COUNTS, EXTENSIONS, PRESET_COUNTS, cards, play_agents
 
 
 # ------------------------------------------------------------------ legality everywhere
 
 
-@pytest.mark.parametrize("preset, n", ALL_TABLES)
-def test_heuristic_and_pimc_play_only_legal_cards(preset, n):
-    rules = make_rules(preset, n)
-    rng = np.random.default_rng(n)
-    for d in range(2):
-        agents = [make_agent("pimc:worlds=2" if s == d else "heuristic", rules, s) for s in range(n)]
-        deal = Deal(rules, deal_hands(rules, n, d, rng), d, rules.pass_cycle[d % len(rules.pass_cycle)])
-        play_out(deal, agents)  # the engine raises IllegalActionError on an illegal card
-        assert deal.phase == DONE and len(deal.tricks) == rules.hand_size(n)
-
-
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(ALL_TABLES), st.integers(0, 2**32 - 1))
+@given(st.sampled_from(CLASSIC_COUNTS), st.integers(0, 2**32 - 1))
 def test_heuristic_legal_on_random_deals(table, seed):
     preset, n = table
     rules = make_rules(preset, n)
     rng = np.random.default_rng(seed)
     dealer = int(rng.integers(n))
     deal = Deal(rules, deal_hands(rules, n, dealer, rng), dealer, rules.pass_cycle[int(rng.integers(len(rules.pass_cycle)))])
-    play_out(deal, [make_agent("heuristic", rules, 0)] * n)
+    play_agents(deal, [make_agent("heuristic", rules, 0)] * n)
     assert deal.phase == DONE
 
 
@@ -212,6 +124,26 @@ def test_heuristic_ruffs_a_clean_trick_with_its_lowest_trump_in_petrone():
     assert chosen("heuristic_v1", rules, hands, 3, ["5C", "7C", "9C"], 3) == parse_card("AH")
 
 
+def test_heuristic_sheds_points_on_opponents_not_on_its_partner():
+    rules = make_rules("partnership_hearts", first_lead="eldest_any", hearts_lead="any_time")
+    hands = [cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 2D 3D"),
+             cards("AC 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S"),
+             cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
+             cards("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS KC")]
+    # P0 leads 2C and P1 (an opponent of P2) wins with AC: P2, void in clubs, sheds its A♥ on it.
+    deal = Deal(rules, hands, dealer=3)
+    play = [cards("2C")[0], cards("AC")[0]]
+    for c in play:
+        deal.step(c)
+    assert HeuristicAgent().act(None, deal.legal_mask(), information_state(deal, 2)) == cards("AH")[0]
+    # The same discard scored on a trick the partner is winning costs more than on an opponent's.
+    t = tables(rules, 4)
+    hand = mask_of(cards("2H AH"))
+    partner = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=True)
+    opponent = View(t, "play", hand, hand, tuple(cards("QC 3C")), 0, 0, (), 0, partner_best=False)
+    assert play_score(partner, cards("AH")[0]) > play_score(opponent, cards("AH")[0])
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_both_heuristics_play_every_preset_legally(preset):
     # Default player counts, the extension rules (kitty, two decks, charging, boosts) included:
@@ -251,6 +183,66 @@ def test_view_from_deal_equals_view_from_info(module, preset):
     assert decisions >= len(deal.tricks) * rules.num_players
 
 
+# ------------------------------------------------------------------ the two views of a position
+
+#: Every preset at every player count, and every extension configuration (kit.EXTENSIONS).
+VIEW_CASES = {**{f"{p}-{n}": (p, n, {}) for p, n in PRESET_COUNTS}, **EXTENSIONS}
+
+
+def view_rules(case):
+    preset, n, options = VIEW_CASES[case]
+    return make_rules(preset, n, **options)
+
+
+def v1_views_differ(rules) -> bool:
+    """Where the frozen heuristic_v1 builds two different views: its view_from_deal counts as the others'
+    cards only those some player holds, so it leaves out a kitty's cards (view_from_info counts them,
+    unseen), and with two decks it counts a card held twice once (in ``others`` and in the hand sizes of
+    ``later``)."""
+    return rules.decks == 2 or rules.kitty_size(rules.num_players) > 0
+
+
+def play_comparing_views(module: str, rules, seed: int, allowed=frozenset()) -> tuple[int, set[str]]:
+    """The first deal of a seeded match, each decision the heuristic's choice or a random legal action
+    (even odds). At every decision ``view_from_deal(deal)`` and ``view_from_info`` of the seat to act
+    must be equal in every slot of ``View.__slots__`` but those ``allowed`` to differ; returns the number
+    of decisions and the slots that differed."""
+    h = importlib.import_module(f"bm_env.agents.{module}")
+    deal = Match(rules, seed).deal
+    chooser = random.Random(seed)
+    decisions, differed = 0, set()
+    while not deal.is_over:
+        a = h.view_from_deal(deal)
+        b = h.view_from_info(information_state(deal, deal.seats[deal.to_act]))
+        differ = {slot for slot in h.View.__slots__ if getattr(a, slot) != getattr(b, slot)}
+        assert differ <= allowed, (f"decision {decisions} ({deal.phase}): the views differ in "
+                                   f"{ {s: (getattr(a, s), getattr(b, s)) for s in sorted(differ - allowed)} }")
+        differed |= differ
+        legal = cards_of(deal.legal)
+        deal.step(h.choose(a) if chooser.random() < 0.5 else legal[chooser.randrange(len(legal))])
+        decisions += 1
+    assert decisions >= len(deal.tricks) * len(deal.seats)
+    return decisions, differed
+
+
+@pytest.mark.parametrize("module, case", [("heuristic", c) for c in VIEW_CASES] + [
+    ("heuristic_v1", c) for c in VIEW_CASES if not v1_views_differ(view_rules(c))])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_both_views_of_a_position_agree_at_every_decision(module, case, seed):
+    """The agent decides from view_from_info, playouts (pimc) from view_from_deal: the same position must
+    give the same view, field by field, in random deals of every preset and extension option."""
+    play_comparing_views(module, view_rules(case), seed)
+
+
+@pytest.mark.parametrize("case", [c for c in VIEW_CASES if v1_views_differ(view_rules(c))])
+def test_heuristic_v1_views_differ_only_in_the_cards_of_the_others(case):
+    # heuristic_v1 is frozen; pimc, the only user of its view_from_deal, refuses kitties and two decks.
+    rules = view_rules(case)
+    _, differed = play_comparing_views("heuristic_v1", rules, seed=1, allowed=frozenset({"others", "later"}))
+    assert "others" in differed
+
+
 @pytest.mark.parametrize("spec", HEURISTICS)
 def test_heuristic_beats_random_players(spec):
     rules = BM
@@ -258,75 +250,10 @@ def test_heuristic_beats_random_players(spec):
     mine, fair = 0, 0
     for d in range(30):
         deal = Deal(rules, deal_hands(rules, 3, d % 3, rng), d % 3, "right")
-        play_out(deal, [make_agent(spec, rules)] + [make_agent("random", rules, d * 3 + s) for s in (1, 2)])
+        play_agents(deal, [make_agent(spec, rules)] + [make_agent("random", rules, d * 3 + s) for s in (1, 2)])
         mine += deal.scores[0]
         fair += sum(deal.scores) / 3
     assert mine < fair - 5 * 30  # at least 5 points a deal under the fair share (about 12 measured)
-
-
-# ------------------------------------------------------------------ pimc sampling
-
-
-def mid_play_states(rules, count, seed):
-    """Information states of the seat to act at random points of heuristic play."""
-    rng = np.random.default_rng(seed)
-    n = rules.num_players
-    out = []
-    for i in range(count):
-        deal = Deal(rules, deal_hands(rules, n, i % n, rng), i % n, rules.pass_cycle[i % len(rules.pass_cycle)])
-        stop = int(rng.integers(1, rules.hand_size() * n - 2))
-        h = make_agent("heuristic", rules)
-        play_out(deal, [h] * n, upto=lambda d: d.phase == PLAY and len(d.tricks) * n + len(d.trick) >= stop)
-        out.append((deal, information_state(deal, deal.seats[deal.to_act])))
-    return out
-
-
-@pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah", "dirty_lady"])
-def test_sampled_hands_respect_what_the_seat_knows(preset):
-    rules = make_rules(preset)
-    rng = np.random.default_rng(0)
-    differs = 0
-    for deal, info in mid_play_states(rules, 12, 3):
-        for _ in range(10):
-            hidden = sample_hidden_hands(info, rng)
-            assert set(hidden) == set(info.seats) - {info.seat}
-            union = 0
-            for s, h in hidden.items():
-                assert h.bit_count() == info.hand_sizes[s]
-                assert h & union == 0
-                union |= h
-                assert mask_of(info.known_held.get(s, ())) & ~h == 0  # passed cards stay with their holder
-                for suit in range(4):
-                    if info.voids[s] >> suit & 1:
-                        assert not any(c // 13 == suit for c in cards_of(h))
-            assert union == mask_of(info.unseen) | mask_of(c for cs in info.known_held.values() for c in cs)
-            world = world_deal(info, hidden)
-            seen = information_state(world, info.seat)
-            for field in ("hand", "plays", "hand_sizes", "voids", "points_taken", "current_trick", "legal", "to_act"):
-                assert getattr(seen, field) == getattr(info, field), field
-            real = {s: deal.hands[deal.seats.index(s)] for s in hidden}
-            differs += hidden != real
-    assert differs > 0
-
-
-def test_pimc_cannot_see_the_real_hands():
-    # Two deals that seat 0 cannot tell apart: swap two cards between the other players.
-    rules = BM
-    rng = np.random.default_rng(11)
-    hands = deal_hands(rules, 3, 2, rng)
-    a = cards_of(hands[1])[5]
-    b = next(c for c in cards_of(hands[2]) if c // 13 == a // 13)
-    swapped = list(hands)
-    swapped[1] = hands[1] ^ (1 << a) | (1 << b)
-    swapped[2] = hands[2] ^ (1 << b) | (1 << a)
-    decisions = []
-    for hs in (hands, swapped):
-        deal = Deal(rules, hs, 2, "hold")
-        info = information_state(deal, 0)
-        agent = make_agent("pimc:worlds=5", rules, 42)
-        decisions.append((info, agent.action_values(info, list(info.legal)).tolist()))
-    assert decisions[0][0] == decisions[1][0]  # same information state...
-    assert decisions[0][1] == decisions[1][1]  # ...so the same evaluation, whatever the real hands
 
 
 def test_playout_benchmark_plays_whole_deals():

@@ -1,4 +1,4 @@
-"""Cancellation Hearts (the British rules, Pagat): two decks, identical cards in a trick cancel, a kitty.
+"""Cancellation Hearts (bm_env/deal_cancellation.py; seeds 000, 003): two decks, identical cards in a trick cancel, a kitty.
 
 Every expectation below is worked out by hand from the rule text: "The trick is taken by the
 highest card of the suit led which is not duplicated. If all the cards played of the suit
@@ -15,12 +15,9 @@ from bm_env.engine.deal import PLAY, Deal, deal_cards
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import RulesError, make_rules
 
-from variant_kit import cards, fill_hands, play
+from kit import SUITS, cards, fill_hands, play
 
-CLUBS = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
-DIAMONDS = "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"
-HEARTS = "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
-SPADES = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"
+CLUBS, DIAMONDS, HEARTS, SPADES = SUITS
 
 
 def test_preset_is_two_decks_six_to_ten_players_with_a_kitty():

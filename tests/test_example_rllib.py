@@ -11,7 +11,6 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,10 @@ except ImportError:
 from bm_env.agents.checkpoint import load_checkpoint
 from bm_env.engine.rules import make_rules
 
+from kit import EXAMPLES
+
 pytestmark = pytest.mark.rllib
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "rllib_ppo.py"
+EXAMPLE = EXAMPLES / "rllib_ppo.py"
 
 
 def test_example_trains_with_two_env_runners_and_writes_a_play_checkpoint(tmp_path):

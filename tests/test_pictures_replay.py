@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import re
-import zlib
 
 import numpy as np
 import pytest
 
 from bm_env import Match, make_rules
 from bm_env.agents import make_agent
-from bm_env.agents.thoughts import Thought, ThoughtLog
-from bm_env.cli.replay import main as replay_main
 from bm_env.engine.cards import card_str, cards_of
+from bm_env.cli.replay import main as replay_main
 from bm_env.engine.deal import DONE, PASS, Deal, deal_hands
-from bm_env.engine.record import RecordError, deal_record, match_record, write_record
 from bm_env.evaluation.play import agent_action
 from bm_env.pictures import record_frames, replay_html
-from hidden_kit import swap_unseen
+from bm_env.engine.record import RecordError, deal_record, match_record, write_record
+from bm_env.agents.thoughts import Thought, ThoughtLog
 
-
-def embedded_frames(page: str) -> dict[str, list]:
-    """The frames each view of a page embeds, decoded as the page's script decodes them."""
-    blobs = re.findall(r'id="frames-(\w+)">([^<]*)</script>', page)
-    return {view: json.loads(zlib.decompress(base64.b64decode(b)).decode("utf-8")) for view, b in blobs}
+from kit import embedded_frames, swap_unseen
 
 
 class Scripted:

@@ -1,4 +1,5 @@
-"""Scripted deals: given hands, every card played written out, tricks and scores worked out by hand.
+"""The deal (bm_env/deal.py) under each classic preset, scripted: given hands, every card played written
+out, tricks and scores worked out by hand; and the deal's refusals of bad hands and actions.
 
 Each deal is chosen to exercise what makes a preset different. Hands are by position;
 a trick string lists the cards in play order from its leader (clockwise). Comments give the
@@ -11,43 +12,14 @@ import numpy as np
 import pytest
 
 from bm_env.engine.cards import parse_card
-from bm_env.engine.deal import PASS, PLAY, IllegalActionError, deal_hands
-from bm_env.engine.rules import make_rules
+from bm_env.engine.deal import PLAY, Deal, IllegalActionError, deal_hands
+from bm_env.engine.rules import RulesError, make_rules
 
-# ---------------------------------------------------------------------------
-# A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family.
-# Dealer 2, so position 0 (eldest) leads; no passing.
-# ---------------------------------------------------------------------------
+import kit
 
-BASE3_HANDS = (
-    "3C 4C 5C 6C 7C 8C 9C AC 2H 3H AH 2D 3D 4D 5D 6D 7D",
-    "TC JC QC KC 8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 5H",
-    "4H 6H 7H 8H 9H TH JH QH KH 7S 8S 9S TS JS QS KS AS",
-)
-BASE3_TRICKS = (
-    "2D 8D AS",  # 1  P0 leads; P1 follows 8D and wins; P2 (no diamonds) sheds AS onto it
-    "TC KS 3C",  # 2  P1 leads, P2 sheds KS, P0 must follow with a club: P1 wins
-    "2S 7S 2H",  # 3  P2 wins with 7S; P0, void in spades, discards 2H: hearts are broken
-    "8S 3H 3S",  # 4  P2 wins again, collecting 3H
-    "4H AH 5H",  # 5  P2 leads a heart; P0 must play its only heart, AH, and wins 4H AH 5H
-    "AC JC QS",  # 6  P0 wins with AC, P2 sheds the Black Maria onto it
-    "3D 9D KH",  # 7  P1 wins with 9D and collects KH
-    "4S 9S 4C",  # 8  P2 wins every trick from here on: spades P0 cannot follow,
-    "TS 5C 5S",  # 9    then hearts that neither P0 nor P1 can follow
-    "6H 4D JD",  # 10   (P1 discards JD here: the Omnibus bonus card goes to P2)
-    "JS 6C 6S",  # 11
-    "7H 7C QC",  # 12
-    "8H 8C KC",  # 13
-    "9H 9C TD",  # 14
-    "TH 5D QD",  # 15
-    "JH 6D KD",  # 16
-    "QH 7D AD",  # 17
-)
-BASE3_WINNERS = [1, 1, 2, 2, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]
-# What each position takes:
-#   P0: 4H AH 5H (trick 5) and QS (trick 6)
-#   P1: AS (trick 1), KS (trick 2), KH (trick 7)
-#   P2: 2H 3H 6H 7H 8H 9H TH JH QH and JD
+# A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family, with
+# what each position takes (kit.BASE3_DEAL). Dealer 2, so position 0 (eldest) leads; no passing.
+BASE3_HANDS, BASE3_TRICKS, BASE3_WINNERS = kit.BASE3_DEAL.hands, kit.BASE3_DEAL.tricks, kit.BASE3_DEAL.winners
 
 
 @pytest.mark.parametrize(
@@ -71,7 +43,7 @@ BASE3_WINNERS = [1, 1, 2, 2, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]
         ("omnibus", (16, 18, -1)),
     ],
 )
-def test_base_deal_scored_under_each_3p_preset(kit, preset, expected):
+def test_base_deal_scored_under_each_3p_preset(preset, expected):
     deal = kit.new_deal(make_rules(preset, 3), BASE3_HANDS, dealer=2)
     assert deal.phase == PLAY and deal.to_act == 0
     assert kit.play_tricks(deal, BASE3_TRICKS) == BASE3_WINNERS
@@ -83,7 +55,7 @@ def test_base_deal_scored_under_each_3p_preset(kit, preset, expected):
     assert sorted(played) == sorted(kit.cards(" ".join(BASE3_HANDS)))
 
 
-def test_black_maria_leads_and_hearts_broken(kit):
+def test_black_maria_leads_and_hearts_broken():
     deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
     # Eldest leads any non-heart: P0's clubs and diamonds, not 2H 3H AH.
     assert kit.names(deal.legal) == "3C 4C 5C 6C 7C 8C 9C AC 2D 3D 4D 5D 6D 7D"
@@ -97,13 +69,13 @@ def test_black_maria_leads_and_hearts_broken(kit):
         "4H 6H 7H 8H 9H TH JH QH KH 8S 9S TS JS QS"))
 
 
-def test_any_time_presets_let_eldest_lead_a_heart(kit):
+def test_any_time_presets_let_eldest_lead_a_heart():
     # black_maria_26 (the 3-7 player rules): "no restriction on leading hearts".
     deal = kit.new_deal(make_rules("black_maria_26"), BASE3_HANDS, dealer=2)
     assert kit.names(deal.legal) == kit.names(kit.cards(BASE3_HANDS[0]))
 
 
-def test_follow_suit_and_the_illegal_action_error(kit):
+def test_follow_suit_and_the_illegal_action_error():
     deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
     kit.play_tricks(deal, BASE3_TRICKS[:1])
     deal.step(parse_card("TC"))
@@ -118,13 +90,13 @@ def test_follow_suit_and_the_illegal_action_error(kit):
     assert deal.tricks[-1][2] == 1
 
 
-def test_leading_an_unbroken_heart_is_rejected(kit):
+def test_leading_an_unbroken_heart_is_rejected():
     deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2)
     with pytest.raises(IllegalActionError, match=r"player_0 may not play 2H: the first lead may not be a heart; legal: 3C .* 7D$"):
         deal.step(parse_card("2H"))
 
 
-def test_renege_penalty_offender_takes_every_penalty_point(kit):
+def test_renege_penalty_offender_takes_every_penalty_point():
     # The British rules: a renege costs the offender all 43 points of the deal, and the deal ends,
     # whatever has been captured so far (P1 had taken AS in trick 1).
     deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, on_illegal="renege_penalty")
@@ -139,7 +111,7 @@ def test_renege_penalty_offender_takes_every_penalty_point(kit):
         deal.step(parse_card("3C"))
 
 
-def test_renege_penalty_in_petrone_costs_every_negative_card(kit):
+def test_renege_penalty_in_petrone_costs_every_negative_card():
     # Petrone's game: the offender takes AS KS QS, -7 -10 -13.
     d = kit.PETRONE_DEAL
     deal = kit.new_deal(make_rules("petrone_black_mariah"), d.hands, d.dealer, on_illegal="renege_penalty")
@@ -147,54 +119,6 @@ def test_renege_penalty_in_petrone_costs_every_negative_card(kit):
     deal.step(parse_card("2D"))  # P1 has no clubs: a legal discard
     deal.step(parse_card("KS"))  # P2 holds clubs: a renege
     assert deal.is_over and deal.scores == (0, 0, -30, 0)
-
-
-# ---------------------------------------------------------------------------
-# Passing.
-# ---------------------------------------------------------------------------
-
-
-def test_black_maria_passes_three_to_the_right(kit):
-    # Right of seat s is s-1: P0 -> P2, P1 -> P0, P2 -> P1. Eldest (P0) picks first.
-    deal = kit.new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, pass_direction="right")
-    assert deal.phase == PASS and deal.pass_count == 3 and deal.to_act == 0
-    for c in ("AC", "2H", "3H"):
-        deal.step(parse_card(c))
-    assert deal.to_act == 1
-    for c in ("AD", "KD", "QD"):
-        deal.step(parse_card(c))
-    # Nothing has moved yet: P2 has not received P0's cards, nobody has received anything.
-    assert not deal.hands[2] >> parse_card("AC") & 1
-    assert deal.received == (0, 0, 0) and not deal.passes_revealed
-    for c in ("QS", "KS", "AS"):
-        deal.step(parse_card(c))
-    assert deal.phase == PLAY and deal.passes_revealed
-    assert kit.names(deal.received[2]) == kit.names(kit.cards("AC 2H 3H"))
-    assert kit.names(deal.received[0]) == kit.names(kit.cards("AD KD QD"))
-    assert kit.names(deal.received[1]) == kit.names(kit.cards("QS KS AS"))
-    assert all(h.bit_count() == 17 for h in deal.hands)
-    assert deal.to_act == 0  # eldest leads after the pass
-
-
-def test_black_maria_26_passes_two_cards_with_five_players(kit):
-    # The 3-7 player rules: "If there are more than four players, it is customary to pass only 2 cards."
-    rules = make_rules("black_maria_26", 5)
-    assert rules.passes_for() == 2 and rules.hand_size() == 10
-    deal = kit.Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(7)), 0, "right")
-    assert deal.pass_count == 2
-    before = list(deal.hands)
-    steps = 0
-    while deal.phase == PASS:
-        deal.step(kit.cards_of(deal.legal)[0])
-        steps += 1
-    assert steps == 10  # five players, two cards each
-    for p in range(5):
-        assert deal.received[p].bit_count() == 2
-        # what P passed (its two lowest cards) is now held by its right-hand neighbour
-        passed = kit.mask_of(kit.cards_of(before[p])[:2])
-        assert deal.received[(p - 1) % 5] == passed
-    # With 4 players the same preset passes 3.
-    assert make_rules("black_maria_26", 4).passes_for() == 3
 
 
 # ---------------------------------------------------------------------------
@@ -230,7 +154,7 @@ DIRTY_TRICKS = (
 )
 
 
-def test_dirty_lady_queen_may_not_be_passed_and_the_moon(kit):
+def test_dirty_lady_queen_may_not_be_passed_and_the_moon():
     rules = make_rules("dirty_lady")
     deal = kit.new_deal(rules, DIRTY_HANDS, dealer=2, pass_direction="left")
     for p, picks in ((0, "2H 3H 4H"), (1, "2S 3S 4S")):
@@ -281,7 +205,7 @@ MOON_HANDS = (
         ("others_plus_unless_win", (10, 50, 80), 8, (0, 43, 43)),
     ],
 )
-def test_black_maria_moon_options(kit, moon, totals_before, deals_before, expected):
+def test_black_maria_moon_options(moon, totals_before, deals_before, expected):
     rules = make_rules("black_maria", moon=moon)
     deal = kit.new_deal(rules, MOON_HANDS, dealer=2, totals_before=totals_before, deals_before=deals_before)
     assert kit.play_tricks(deal, DIRTY_TRICKS) == [0] * 17
@@ -296,7 +220,7 @@ def test_black_maria_moon_options(kit, moon, totals_before, deals_before, expect
     ("shooter_minus", (-53, 0, 0)),
     ("others_plus", (-10, 43, 43)),
 ])
-def test_omnibus_bonus_card_counts_for_the_shooter(kit, moon, expected):
+def test_omnibus_bonus_card_counts_for_the_shooter(moon, expected):
     deal = kit.new_deal(make_rules("omnibus", moon=moon), MOON_HANDS, dealer=2)
     kit.play_tricks(deal, DIRTY_TRICKS)
     assert deal.scores == expected
@@ -349,7 +273,7 @@ FAILED_TRICKS = (
 )
 
 
-def _american(kit, preset, passes, tricks):
+def _american(preset, passes, tricks):
     deal = kit.new_deal(make_rules(preset), SUITS4, dealer=1, pass_direction="left")
     assert deal.to_act == 2  # eldest picks first
     kit.do_passes(deal, passes)
@@ -358,36 +282,36 @@ def _american(kit, preset, passes, tricks):
     return deal, kit.play_tricks(deal, tricks)
 
 
-def test_american_hearts_two_of_clubs_leads_and_moon(kit):
-    deal, winners = _american(kit, "american_hearts", MOON_PASSES, MOON_TRICKS)
+def test_american_hearts_two_of_clubs_leads_and_moon():
+    deal, winners = _american("american_hearts", MOON_PASSES, MOON_TRICKS)
     assert winners == [0] * 13
     # P0 shot the moon: 13 hearts + QS = 26, scored as -26 for the shooter.
     assert deal.penalty_taken == (26, 0, 0, 0)
     assert deal.scores == (-26, 0, 0, 0)
 
 
-def test_american_hearts_failed_moon_scores_normally(kit):
-    deal, winners = _american(kit, "american_hearts", FAILED_PASSES, FAILED_TRICKS)
+def test_american_hearts_failed_moon_scores_normally():
+    deal, winners = _american("american_hearts", FAILED_PASSES, FAILED_TRICKS)
     assert winners == [0] * 10 + [3, 0, 0]
     # P0: 12 hearts + QS = 25; P3: 2H = 1.
     assert deal.scores == (25, 0, 0, 1)
 
 
-def test_spot_hearts_pip_values(kit):
+def test_spot_hearts_pip_values():
     # Spot Hearts: hearts at pip value (2..10, J 11, Q 12, K 13, A 14: 104 in all), QS 25.
-    deal, _ = _american(kit, "spot_hearts", FAILED_PASSES, FAILED_TRICKS)
+    deal, _ = _american("spot_hearts", FAILED_PASSES, FAILED_TRICKS)
     # P0: every heart but 2H (104 - 2 = 102) + QS 25 = 127; P3: 2H = 2.
     assert deal.scores == (127, 0, 0, 2)
-    deal, _ = _american(kit, "spot_hearts", MOON_PASSES, MOON_TRICKS)
+    deal, _ = _american("spot_hearts", MOON_PASSES, MOON_TRICKS)
     # The moon: all 129 points, taken off the shooter.
     assert deal.scores == (-129, 0, 0, 0)
 
 
-def test_american_five_players_lead_the_three_of_clubs(kit):
+def test_american_five_players_lead_the_three_of_clubs():
     # 5 players: 2D and 2C are out, so the holder of 3C must lead it.
     rules = make_rules("american_hearts", 5)
     assert rules.removed_cards() == frozenset(kit.cards("2D 2C"))
-    deal = kit.Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(3)), 0, "hold")
+    deal = Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(3)), 0, "hold")
     assert kit.names(deal.legal) == "3C"
     assert deal.hands[deal.to_act] >> parse_card("3C") & 1
 
@@ -419,7 +343,7 @@ OPENSPIEL_TRICKS = (
 )
 
 
-def test_openspiel_hearts_first_trick_queen_breaks_and_others_plus(kit):
+def test_openspiel_hearts_first_trick_queen_breaks_and_others_plus():
     deal = kit.new_deal(make_rules("openspiel_hearts"), OPENSPIEL_HANDS, dealer=0)
     assert deal.eldest == 1 and deal.to_act == 0 and kit.names(deal.legal) == "2C"
     deal.step(parse_card("2C"))
@@ -447,7 +371,7 @@ def test_openspiel_hearts_first_trick_queen_breaks_and_others_plus(kit):
     assert deal.scores == (0, 26, 26, 26)
 
 
-def test_queen_does_not_break_hearts_in_american_hearts(kit):
+def test_queen_does_not_break_hearts_in_american_hearts():
     # The same first three tricks are legal in American Hearts, where only a heart breaks hearts.
     deal = kit.new_deal(make_rules("american_hearts"), OPENSPIEL_HANDS, dealer=0)
     kit.play_tricks(deal, OPENSPIEL_TRICKS[:3])
@@ -455,7 +379,7 @@ def test_queen_does_not_break_hearts_in_american_hearts(kit):
     assert kit.names(deal.legal) == "QC KC QD KD AD KS"
 
 
-def test_first_trick_points_allowed_when_nothing_else(kit):
+def test_first_trick_points_allowed_when_nothing_else():
     # P2 holds only hearts: on the first trick it may play them, having nothing else.
     deal = kit.new_deal(make_rules("openspiel_hearts"), SUITS4, dealer=3)
     deal.step(parse_card("2C"))
@@ -471,7 +395,7 @@ def test_first_trick_points_allowed_when_nothing_else(kit):
 # ---------------------------------------------------------------------------
 
 
-def test_a_hand_of_only_hearts_may_lead_them(kit):
+def test_a_hand_of_only_hearts_may_lead_them():
     # P0 holds four top clubs and all 13 hearts; it wins the four club tricks (the others
     # follow or discard diamonds/spades), then holds only hearts with hearts unbroken.
     deal = kit.new_deal(
@@ -497,7 +421,7 @@ def test_a_hand_of_only_hearts_may_lead_them(kit):
     # Pagat: "many people allow hearts to be led, instead of forcing ... the Queen of Spades".
     (True, "2H 3H 4H 5H 6H 7H 8H 9H TH QS"),
 ])
-def test_lead_hearts_with_queen_only(kit, option, expected):
+def test_lead_hearts_with_queen_only(option, expected):
     rules = make_rules("black_maria", 4, lead_hearts_with_queen_only=option)
     deal = kit.new_deal(
         rules,
@@ -516,11 +440,45 @@ def test_lead_hearts_with_queen_only(kit, option, expected):
 
 
 # ---------------------------------------------------------------------------
+# Q♠ as soon as it is safe (queen_when_safe, Pagat).
+# ---------------------------------------------------------------------------
+
+
+def test_queen_of_spades_must_go_once_safe():
+    rules = make_rules("american_hearts", first_lead="eldest_any", queen_when_safe=True)
+    hands = [kit.cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AS"),
+             kit.cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2H"),
+             kit.cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+             kit.cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD")]
+    deal = Deal(rules, hands, dealer=3)
+    kit.play(deal, "2D")  # P1 is void in diamonds: discarding, Q♠ is safe and must go
+    assert kit.legal_text(deal) == ["QS"]
+    deal = Deal(rules, hands, dealer=3)
+    kit.play(deal, "AS")  # a spade trick after A♠: Q♠ cannot win it, so it must be played
+    assert kit.legal_text(deal) == ["QS"]
+    rules_off = make_rules("american_hearts", first_lead="eldest_any")
+    deal = Deal(rules_off, hands, dealer=3)
+    kit.play(deal, "AS")
+    assert "2S" in kit.legal_text(deal) and "QS" in kit.legal_text(deal)
+
+
+def test_queen_is_not_forced_on_a_low_spade_lead():
+    rules = make_rules("american_hearts", first_lead="eldest_any", queen_when_safe=True)
+    hands = [kit.cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 2S"),
+             kit.cards("AS 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2H"),
+             kit.cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+             kit.cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD")]
+    deal = Deal(rules, hands, dealer=3)
+    kit.play(deal, "2S")  # no A♠ or K♠ on the trick yet: any spade
+    assert len(kit.legal_text(deal)) == 12
+
+
+# ---------------------------------------------------------------------------
 # Petrone's Black Mariah: hearts are trumps, +3 per clean trick, spade honours negative.
 # ---------------------------------------------------------------------------
 
 
-def test_petrone_hearts_trump_and_clean_tricks(kit):
+def test_petrone_hearts_trump_and_clean_tricks():
     d = kit.PETRONE_DEAL
     deal = kit.new_deal(make_rules("petrone_black_mariah"), d.hands, d.dealer)
     # Eldest leads anything, hearts included.
@@ -533,3 +491,48 @@ def test_petrone_hearts_trump_and_clean_tricks(kit):
     # P2: trick 2 clean: +3. P3: nine clean tricks (+27) and KS in trick 6 (-10): 17.
     # Hearts score nothing. Total 3 = 11 clean tricks * 3 - 30.
     assert deal.scores == (0, -17, 3, 17)
+
+
+# ---------------------------------------------------------------------------
+# Deals refuse bad hands and bad actions.
+# ---------------------------------------------------------------------------
+
+BM = make_rules("black_maria")
+GOOD = deal_hands(BM, 3, 0, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("hands, dealer, message", [
+    ([GOOD[0]], 0, r"a deal has 2 to 7 players, got 1 hands"),
+    ([GOOD[0] >> 0] * 8, 0, r"a deal has 2 to 7 players, got 8 hands"),
+    ([GOOD[0], GOOD[0], GOOD[2]], 0, r"card\(s\) .* dealt twice \(again to position 1\)"),
+    ([GOOD[0] | 1, GOOD[1], GOOD[2]], 0, r"hands do not make the 3-player deck of deck table 'black_maria': missing \[\], not in that deck \['2C'\]"),
+    ([GOOD[0] & (GOOD[0] - 1), GOOD[1], GOOD[2]], 0, r"hands do not make the 3-player deck .* missing \['\w\w'\], not in that deck \[\]"),
+    # move one card from hand 0 to hand 1: the deck is whole but the sizes differ
+    ([GOOD[0] & (GOOD[0] - 1), GOOD[1] | (GOOD[0] & -GOOD[0]), GOOD[2]], 0, r"hands must all be the same size, got sizes \[16, 18, 17\]"),
+    (GOOD, 3, r"dealer must be a position in 0\.\.2, got 3"),
+])
+def test_bad_hands(hands, dealer, message):
+    with pytest.raises(ValueError, match=message):
+        Deal(BM, hands, dealer)
+
+
+def test_bad_deal_options():
+    with pytest.raises(ValueError, match=r"on_illegal='ignore' is not allowed; allowed: \['raise', 'renege_penalty'\]"):
+        Deal(BM, GOOD, 0, on_illegal="ignore")
+    with pytest.raises(RulesError, match="unknown pass direction 'up'"):
+        Deal(BM, GOOD, 0, "up")
+
+
+@pytest.mark.parametrize("action", [52, -1, True, "QS", 3.0])
+def test_actions_outside_the_action_space(action):
+    deal = Deal(BM, GOOD, 0, "right")
+    with pytest.raises(IllegalActionError, match=r"is outside the action space 0\.\.51"):
+        deal.step(action)
+
+
+def test_a_card_not_held_is_illegal():
+    deal = Deal(BM, GOOD, 0, "right")
+    missing = next(c for c in range(52) if not GOOD[1] >> c & 1 and c != 0)
+    with pytest.raises(IllegalActionError, match=r"^player_1 may not pass \w\w: .*; legal: "):
+        deal.step(missing)
+    deal.step(np.int64(next(c for c in range(52) if GOOD[1] >> c & 1)))  # numpy ints are accepted

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +11,8 @@ from bm_env.agents import make_agent
 from bm_env.agents.checkpoint import load_checkpoint
 from bm_env.vector import VectorEngine
 
-ROOT = Path(__file__).resolve().parents[1]
+from kit import ROOT
+
 SHIPPED = sorted((ROOT / "checkpoints").glob("*.pt"))
 
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from bm_env.cli.evaluate import main as eval_main
-from bm_env.engine.record import load_record, replay_deal
-from bm_env.engine.rules import make_rules
 from bm_env.evaluation import evaluate
 from bm_env.evaluation.replays import board_swings, record_swings
-from test_replay_html import embedded_frames
+from bm_env.engine.record import load_record, replay_deal
+from bm_env.engine.rules import make_rules
+from kit import embedded_frames
 
 RULES = make_rules("black_maria")
 SEATING = ["pimc:worlds=2", "heuristic", "random"]

@@ -1,85 +1,70 @@
-"""3- and 5-player American Hearts with a kitty, Pagat's pass cycles, scatter and optional passing."""
+"""Passing (bm_env/deal_passing.py): the picks, the cards moving once everyone has passed, the
+pass counts and named cycles of the presets, scatter, and passing on unseen (Pagat)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from bm_env.engine.actions import PASS_ON
-from bm_env.engine.deal import DISCARD, PASS, PLAY, Deal, pass_direction_for
+from bm_env.engine.cards import cards_of, mask_of, parse_card
+from bm_env.engine.deal import PASS, PLAY, Deal, deal_hands, pass_direction_for
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import RulesError, make_rules
 
-from variant_kit import cards, fill_hands, legal_text, play
+from kit import BASE3_DEAL, cards, fill_hands, legal_text, names, new_deal, play
+
+BASE3_HANDS = BASE3_DEAL.hands
 
 
 def american(n, **kw):
     return make_rules("american_hearts", n, **kw)
 
 
-# ---------------------------------------------------------------------------- kitty
+# ---------------------------------------------------------------------------- classic passing
 
 
-def test_kitty_deals_the_full_deck_as_far_as_it_goes():
-    assert (american(3, kitty="first_trick").hand_size(), american(3, kitty="first_trick").kitty_size()) == (17, 1)
-    assert (american(5, kitty="first_point").hand_size(), american(5, kitty="first_point").kitty_size()) == (10, 2)
-    # Without a kitty Pagat's removal table (method 3) applies: 3 players lose the 2♦.
-    assert american(3).hand_size() == 17 and american(3).kitty_size() == 0
+def test_black_maria_passes_three_to_the_right():
+    # Right of seat s is s-1: P0 -> P2, P1 -> P0, P2 -> P1. Eldest (P0) picks first.
+    deal = new_deal(make_rules("black_maria"), BASE3_HANDS, dealer=2, pass_direction="right")
+    assert deal.phase == PASS and deal.pass_count == 3 and deal.to_act == 0
+    for c in ("AC", "2H", "3H"):
+        deal.step(parse_card(c))
+    assert deal.to_act == 1
+    for c in ("AD", "KD", "QD"):
+        deal.step(parse_card(c))
+    # Nothing has moved yet: P2 has not received P0's cards, nobody has received anything.
+    assert not deal.hands[2] >> parse_card("AC") & 1
+    assert deal.received == (0, 0, 0) and not deal.passes_revealed
+    for c in ("QS", "KS", "AS"):
+        deal.step(parse_card(c))
+    assert deal.phase == PLAY and deal.passes_revealed
+    assert names(deal.received[2]) == names(cards("AC 2H 3H"))
+    assert names(deal.received[0]) == names(cards("AD KD QD"))
+    assert names(deal.received[1]) == names(cards("QS KS AS"))
+    assert all(h.bit_count() == 17 for h in deal.hands)
+    assert deal.to_act == 0  # eldest leads after the pass
 
 
-def test_two_of_clubs_in_the_kitty_lets_the_lowest_club_present_lead():
-    rules = american(3, kitty="first_trick")
-    hands, kitty = fill_hands(rules, {1: "3C"}, 3, kitty="2C")
-    deal = Deal(rules, hands, dealer=0, kitty=kitty)
-    assert deal.to_act == 1 and legal_text(deal) == ["3C"]
-
-
-def test_kitty_to_the_winner_of_the_first_trick():
-    rules = american(3, kitty="first_trick")
-    # P0 leads 2C; P1 4C, P2 AC wins and takes the face-down QS: 13 points before any heart is played.
-    hands, kitty = fill_hands(rules, {0: "2C", 1: "4C", 2: "AC"}, 3, kitty="QS")
-    deal = Deal(rules, hands, dealer=2, kitty=kitty)
-    play(deal, "2C 4C AC")
-    assert deal.kitty_taker == 2 and deal.captured == (0, 0, 13)
-    assert information_state(deal, 2).kitty == tuple(cards("QS"))
-    assert information_state(deal, 0).kitty == () and information_state(deal, 0).kitty_taker == 2
-
-
-def test_kitty_to_the_taker_of_the_first_penalty_point():
-    rules = american(3, kitty="first_point", first_trick_no_points=False)
-    # Trick 1 is clean (P2 wins, no kitty); in trick 2 P0 is void in diamonds and sheds 5H:
-    # P1 wins it with AD and takes the kitty's AH with its first point: 1 + 1 = 2.
-    hands, kitty = fill_hands(rules, {0: "2C 5H", 1: "4C AD", 2: "AC 2D"}, 3, kitty="AH", avoid={0: "D"})
-    deal = Deal(rules, hands, dealer=2, kitty=kitty)
-    play(deal, "2C 4C AC")
-    assert deal.kitty_taker is None
-    play(deal, "2D 5H AD")
-    assert deal.kitty_taker == 1 and deal.captured == (0, 2, 0)
-
-
-def test_kitty_added_to_the_hand_then_as_many_discarded_face_down():
-    rules = american(5, kitty="first_trick", kitty_to_hand=True)
-    hands, kitty = fill_hands(rules, {0: "3C", 1: "4C", 2: "AC", 3: "5C", 4: "6C"}, 5, kitty="2C QS")
-    deal = Deal(rules, hands, dealer=4, kitty=kitty)
-    play(deal, "3C 4C AC 5C 6C")  # P2 wins trick 1 with AC
-    assert deal.phase == DISCARD and deal.to_act == 2 and deal.hand_count(2) == 9 + 2
-    assert information_state(deal, 0).hand_sizes[2] == 11  # everyone sees the kitty picked up
-    assert information_state(deal, 2).kitty == tuple(cards("2C QS"))
-    play(deal, "QS 2C")  # discards go to P2's tricks: QS is 13 points
-    assert deal.phase == PLAY and deal.to_act == 2 and deal.hand_count(2) == 9
-    assert deal.captured[2] == 13
-    assert information_state(deal, 2).discarded == tuple(cards("QS 2C"))
-    assert information_state(deal, 0).discarded == ()  # face down: only the discarder knows
-
-
-def test_kitty_rules_are_validated():
-    with pytest.raises(RulesError, match="kitty_to_hand needs a kitty rule"):
-        american(3, kitty_to_hand=True)
-    with pytest.raises(RulesError, match="kitty.*not allowed; allowed: \\['none', 'first_trick', 'first_point'\\]"):
-        american(3, kitty="middle")
-    rules = american(3, kitty="first_trick")
-    hands, kitty = fill_hands(rules, {}, 3)
-    with pytest.raises(ValueError, match="the kitty must hold the 1 cards left over, got 0"):
-        Deal(rules, hands, dealer=0, kitty=())
+def test_black_maria_26_passes_two_cards_with_five_players():
+    # The 3-7 player rules: "If there are more than four players, it is customary to pass only 2 cards."
+    rules = make_rules("black_maria_26", 5)
+    assert rules.passes_for() == 2 and rules.hand_size() == 10
+    deal = Deal(rules, deal_hands(rules, 5, 0, np.random.default_rng(7)), 0, "right")
+    assert deal.pass_count == 2
+    before = list(deal.hands)
+    steps = 0
+    while deal.phase == PASS:
+        deal.step(cards_of(deal.legal)[0])
+        steps += 1
+    assert steps == 10  # five players, two cards each
+    for p in range(5):
+        assert deal.received[p].bit_count() == 2
+        # what P passed (its two lowest cards) is now held by its right-hand neighbour
+        passed = mask_of(cards_of(before[p])[:2])
+        assert deal.received[(p - 1) % 5] == passed
+    # With 4 players the same preset passes 3.
+    assert make_rules("black_maria_26", 4).passes_for() == 3
 
 
 # ---------------------------------------------------------------------------- pass cycles

@@ -1,48 +1,21 @@
-"""The terminal game, driven by scripted input."""
+"""bm-play, the terminal game (bm_env/cli/play.py), driven by scripted input; under the extension options
+the extra decisions are typed by name."""
 
 import io
 import json
 
 import pytest
 
-from bm_env.cli.play import Game, build_parser, main, suits_printable
+from bm_env.engine.actions import action_str
 from bm_env.engine.cards import card_pretty, card_str
+from bm_env.cli.play import Game, build_parser, main, suits_printable
 from bm_env.engine.explain import why_illegal
 
-
-class Script:
-    """stdin for a game: the given lines first, then a legal card in turn written 'qs', 'Q♠' or '10h' style."""
-
-    def __init__(self, lines, forms=("ascii", "pretty", "lower"), stop_after=None):
-        self.lines = list(lines)
-        self.forms = forms
-        self.game = None
-        self.cards = 0
-        self.stop_after = stop_after
-
-    def readline(self):
-        if self.lines:
-            return self.lines.pop(0) + "\n"
-        if self.stop_after is not None and self.cards >= self.stop_after:
-            return ""  # end of input
-        legal = self.game.env.information_state(self.game.me).legal
-        c = legal[self.cards % len(legal)]
-        form = self.forms[self.cards % len(self.forms)]
-        self.cards += 1
-        text = {"ascii": card_str(c), "pretty": card_pretty(c), "lower": card_pretty(c).replace("♠", "s")
-                .replace("♥", "h").replace("♦", "d").replace("♣", "c").lower()}[form]
-        return text + "\n"
-
-
-def run(argv, script):
-    out = io.StringIO()
-    game = Game(build_parser().parse_args(argv), script, out)
-    script.game = game
-    return game.run(), out.getvalue()
+from kit import Script, play_at_terminal
 
 
 def test_a_whole_deal_with_bad_input_re_asked():
-    rc, out = run(["--seed", "3"], Script(["help", "zz", "", "11h", "save"]))
+    rc, out = play_at_terminal(["--seed", "3"], Script(["help", "zz", "", "11h", "save"]))
     assert rc == 0
     assert "Commands: help" in out
     assert "Cannot read 'zz'" in out and "Cannot read '11h'" in out
@@ -79,17 +52,17 @@ def test_illegal_card_is_refused_with_the_reason_and_the_legal_cards():
 
 
 def test_quit_and_end_of_input_abandon_cleanly(tmp_path):
-    rc, out = run(["--seed", "2"], Script(["quit"]))
+    rc, out = play_at_terminal(["--seed", "2"], Script(["quit"]))
     assert rc == 0 and "Game abandoned." in out
     path = tmp_path / "g.json"
-    rc, out = run(["--seed", "2", "--record", str(path)], Script([], stop_after=2))
+    rc, out = play_at_terminal(["--seed", "2", "--record", str(path)], Script([], stop_after=2))
     assert rc == 0 and "Game abandoned." in out
     assert json.loads(path.read_text())["deals"]
 
 
 def test_save_on_request_and_a_match_of_another_preset(tmp_path):
     path = tmp_path / "m.json"
-    rc, out = run(["--rules", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
+    rc, out = play_at_terminal(["--rules", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
                    "--opponents", "random"],
                   Script([f"save {path}"]))
     assert rc == 0
@@ -109,25 +82,25 @@ def test_bad_command_line_is_refused(capsys):
 
 
 def test_the_goal_is_stated_and_points_are_counted_in_words():
-    rc, out = run(["--seed", "3"], Script([]))
+    rc, out = play_at_terminal(["--seed", "3"], Script([]))
     assert "One deal; the lowest score wins." in out
     assert "(1 points)" not in out and "(0 points)" in out
     assert "The deal is over." not in out and out.count("End of the deal.") == 1
-    rc, out = run(["--rules", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
+    rc, out = play_at_terminal(["--rules", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
     assert "Match: until someone reaches 50 points or falls to -50; the highest total wins." in out
-    rc, out = run(["--match", "--seed", "1"], Script([], stop_after=0))
+    rc, out = play_at_terminal(["--match", "--seed", "1"], Script([], stop_after=0))
     assert "Match: 9 deals; the lowest total wins." in out
 
 
 def test_a_forced_card_is_played_for_you_unless_switched_off():
-    rc, out = run(["--seed", "3"], Script([]))
+    rc, out = play_at_terminal(["--seed", "3"], Script([]))
     assert "is legal: played for you." in out  # the last trick at least is forced
-    rc, out = run(["--seed", "3", "--no-auto-forced"], Script([]))
+    rc, out = play_at_terminal(["--seed", "3", "--no-auto-forced"], Script([]))
     assert "played for you" not in out
 
 
 def test_watching_agents_play_with_every_hand_shown():
-    rc, out = run(["--watch", "--delay", "0", "--reveal", "--seed", "4", "--opponents", "heuristic"], Script([]))
+    rc, out = play_at_terminal(["--watch", "--delay", "0", "--reveal", "--seed", "4", "--opponents", "heuristic"], Script([]))
     assert rc == 0
     assert "Watching heuristic in every seat." in out and "New deal, dealer player_" in out
     assert "player_0: ♠" in out and "(you)" not in out
@@ -137,7 +110,7 @@ def test_watching_agents_play_with_every_hand_shown():
 def test_ascii_terminals_get_suit_letters(capsys):
     ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
     assert not suits_printable(ascii_out) and suits_printable(io.StringIO())
-    rc, out = run(["--seed", "3", "--ascii"], Script([], forms=("ascii",)))
+    rc, out = play_at_terminal(["--seed", "3", "--ascii"], Script([], forms=("ascii",)))
     assert rc == 0 and not any(sym in out for sym in "♣♦♥♠")
     assert "Your hand (player_0): S " in out
     assert main(["--seed", "3", "--no-auto-forced"], io.StringIO("quit\n"), ascii_out) == 0
@@ -186,3 +159,65 @@ def test_the_shipped_agent_is_the_default_opponent_and_the_heuristic_is_one_flag
     out = io.StringIO()
     assert main(["--seed", "1", "--rules", "dirty_lady"], io.StringIO("quit\n"), out) == 0
     assert "Opponents: heuristic." in out.getvalue()
+
+
+# ---------------------------------------------------------------------------- the extension options: extra decisions by name
+
+
+class Typist:
+    """stdin that types, in turn, a legal action of the person's seat (the extra decisions by name)."""
+
+    def __init__(self, lines=(), pick=-1):
+        self.lines = list(lines)
+        self.pick = pick
+        self.game = None
+        self.typed = []
+
+    def readline(self):
+        if self.lines:
+            return self.lines.pop(0) + "\n"
+        legal = self.game.env.information_state(self.game.me).legal
+        text = action_str(legal[self.pick])
+        self.typed.append(text)
+        return text + "\n"
+
+
+def test_turbo_hearts_charges_are_typed_and_announced():
+    # pick=0: the first legal action: a charge id comes before "end charging" when one is offered.
+    t = Typist(pick=0)
+    rc, out = play_at_terminal(["--rules", "turbo_hearts", "--seed", "4"], t)
+    assert rc == 0 and "Deal scores:" in out
+    assert "ends charging." in out
+    # Seed 4 deals the person A♥ and Q♠: both are charged by name, then ending is the only choice left.
+    assert t.typed[t.typed.index("charge AH") + 1] == "charge QS"
+    assert "> player_0 (you) charges A♥." in out and "Only end charging is legal: played for you." in out
+    assert "Your turn to charge; legal:" in out
+    # Charges name their card with a suit symbol like every other card on the screen.
+    assert "legal: charge " in out and not any(f"charge {c}" in out for c in ("AH", "QS", "JD", "TC"))
+    assert any(f"charge {c}" in out for c in ("A♥", "Q♠", "J♦", "10♣"))
+
+
+def test_cancellation_deal_at_the_terminal():
+    rc, out = play_at_terminal(["--rules", "cancellation", "--players", "7", "--seed", "2"], Typist(pick=0))
+    assert rc == 0 and "Deal scores:" in out and "takes the kitty" in out
+
+
+def test_moon_choice_and_pass_on_are_offered_by_name():
+    # A partnership deal where the person passes on unseen and answers any moon choice by name.
+    t = Typist(lines=["pass on"])
+    argv = ["--rules", "partnership_hearts", "--seed", "1"]
+    out = io.StringIO()
+    parsed = build_parser().parse_args(argv)
+    game = Game(parsed, t, out)
+    t.game = game
+    assert game.env.rules.num_actions == 59  # moon choice ids, no pass-on for this preset
+    rc = game.run()
+    assert rc == 0 and "Cannot read" not in out.getvalue()
+    assert "pass on unseen is not legal now" in out.getvalue()
+
+
+def test_booster_nines_deal_renders_boosted_tricks():
+    rc, out = play_at_terminal(["--rules", "booster_nines", "--seed", "5"], Typist(pick=-1))
+    assert rc == 0 and "Deal scores:" in out
+    # Some trick went round twice: its "Last trick" line names eight plays.
+    assert any(line.startswith("Last trick") and line.count(",") == 7 for line in out.splitlines())

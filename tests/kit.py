@@ -1,0 +1,604 @@
+"""The helpers the tests share, each defined once: tests import what they use (``import kit``
+or ``from kit import cards, fill_hands``); ``conftest.py`` holds fixtures only.
+
+Scripted deals are written with card strings: a hand is ``"AC KC 2H"`` (with two decks a
+card written twice is held twice), a trick is the cards in play order from its leader,
+``"AC 2D AS"``; extra decisions are typed by name (``"charge QS"``, ``"end charging"``).
+Positions are the deal's ``0..k-1``.
+
+Contents, in order: tables of configurations (every preset and player count; the extension
+options); card strings; building and playing scripted deals; the scripted deals several files
+use; random and forced matches; the hidden-card swap; the env checks shared by the observation
+tests and PettingZoo's api_test; bm-play driven by a script, bm-replay's embedded frames; the
+examples as modules; a tiny training config.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import io
+import json
+import random
+import re
+import sys
+import zlib
+from collections import Counter
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Sequence
+
+import numpy as np
+
+from bm_env.engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
+from bm_env.engine.cards import NUM_CARDS, SUIT_MASKS, card_pretty, card_str, cards_of, mask_of, parse_card, rank_of, suit_of
+from bm_env.engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
+from bm_env.engine.infostate import information_state
+from bm_env.engine.rules import PRESETS, Rules, direction_offset, make_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+#: The shipped agent of the default game (checkpoints/).
+SHIPPED_AGENT = ROOT / "checkpoints" / "black_maria_3p.pt"
+
+
+# ---------------------------------------------------------------------------- configurations
+
+#: Every preset with every player count it allows.
+PRESET_COUNTS = [(p, n) for p, preset in PRESETS.items() for n in preset.player_counts]
+#: Those whose rules use none of the extension options (two decks, kitty, charging, teams ...).
+CLASSIC_COUNTS = [(p, n) for p, n in PRESET_COUNTS if not make_rules(p, n).uses_extensions]
+
+#: One penalty card: every deal is a moon, so a moon decision comes every deal.
+ONLY_QS = {"QS": 13}
+
+#: The extension presets and options (``Rules.uses_extensions``), each combination the
+#: engines must play: name -> ``(preset, num_players, rules options)``. Property tests, the
+#: env (its observation rows, a deal with the agents, api_test) and the vector engine
+#: (against the reference, step by step) all run this one table.
+EXTENSIONS = {
+    "cancellation-6": ("cancellation", 6, {}),
+    "cancellation-7": ("cancellation", 7, {}),
+    "cancellation-8-no-kitty-cards": ("cancellation", 8, {}),
+    "cancellation-9": ("cancellation", 9, {}),
+    "cancellation-10": ("cancellation", 10, {}),
+    "cancellation-10-to-hand-pass-on": ("cancellation", 10, {"kitty": "first_point", "kitty_to_hand": True,
+                                                             "optional_pass": True, "match_deals": 10}),
+    "cancellation-6-to-hand-pass-on-choice": ("cancellation", 6, {"kitty": "first_point", "kitty_to_hand": True,
+                                                                  "optional_pass": True, "moon": "shooter_choice"}),
+    "cancellation-7-scatter-trumps": ("cancellation", 7, {"pass_count": 6, "pass_cycle": ("scatter", "right"),
+                                                          "trumps": "hearts", "hearts_lead": "any_time"}),
+    "turbo": ("turbo_hearts", 4, {}),
+    "charging-3p-kitty": ("american_hearts", 3, {"charging": True, "ten_clubs_multiplier": True,
+                                                 "kitty": "first_trick", "card_values": "turbo"}),
+    "booster": ("booster_nines", 4, {}),
+    "booster-every-moon-unless-win": ("booster_nines", 4, {"card_values": ONLY_QS, "moon": "others_plus_unless_win",
+                                                           "match_threshold": 10}),
+    "partnership": ("partnership_hearts", 4, {}),
+    "partnership-every-moon": ("partnership_hearts", 4, {"card_values": ONLY_QS}),
+    "individual-teams": ("partnership_hearts", 4, {"teams": "individual", "moon": "shooter_minus"}),
+    "kitty-3": ("american_hearts", 3, {"kitty": "first_trick"}),
+    "kitty-5": ("american_hearts", 5, {"kitty": "first_trick"}),
+    "kitty-rule-4-no-cards-left": ("american_hearts", 4, {"kitty": "first_point"}),
+    "kitty-5-to-hand": ("american_hearts", 5, {"kitty": "first_point", "kitty_to_hand": True,
+                                               "pass_cycle": "five_second"}),
+    "kitty-3-scatter-to-hand": ("american_hearts", 3, {"pass_count": 4, "pass_cycle": "three_scatter",
+                                                       "kitty": "first_point", "kitty_to_hand": True}),
+    "scatter-3-pass-on": ("american_hearts", 3, {"pass_count": 4, "pass_cycle": "three_scatter_hold",
+                                                 "optional_pass": True}),
+    "pass-on-moon-choice-sun": ("american_hearts", 4, {"pass_cycle": "scatter_and_hold", "optional_pass": True,
+                                                       "moon": "shooter_choice", "sun_points": 52,
+                                                       "queen_when_safe": True, "exact_reset": (100, 50)}),
+    "pass-on-every-moon": ("american_hearts", 4, {"optional_pass": True, "moon": "shooter_choice",
+                                                  "card_values": ONLY_QS}),
+    "black-maria-moon-choice-queen": ("black_maria", 4, {"moon": "shooter_choice", "queen_when_safe": True}),
+}
+
+
+def extension_rules(name: str) -> Rules:
+    """The rules of ``EXTENSIONS[name]``."""
+    preset, n, options = EXTENSIONS[name]
+    return make_rules(preset, n, **options)
+
+
+# ---------------------------------------------------------------------------- card strings
+
+#: Each suit's 13 cards as a string, in suit order: clubs, diamonds, hearts, spades.
+SUITS = (
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+)
+
+
+def cards(text: str) -> list[int]:
+    """Card ids of a space-separated list of card strings."""
+    return [parse_card(t) for t in text.split()]
+
+
+def names(ids) -> str:
+    """Card strings of card ids (or a mask), space-separated, in id order."""
+    if isinstance(ids, int):
+        ids = cards_of(ids)
+    return " ".join(card_str(c) for c in sorted(ids))
+
+
+def legal_text(deal: Deal) -> list[str]:
+    """The legal actions of the position to act, as text (cards and extra decisions)."""
+    return [action_str(a) for a in cards_of(deal.legal)]
+
+
+# ---------------------------------------------------------------------------- scripted deals
+
+#: The actions each phase may offer.
+_PHASE_ACTIONS = {
+    PASS: set(range(52)) | {PASS_ON}, CHARGE: set(CHARGE_CARD) | {CHARGE_DONE}, PLAY: set(range(52)),
+    DISCARD: set(range(52)), MOON: {MOON_SUBTRACT, MOON_ADD},
+}
+
+
+def new_deal(rules: Rules, hands: Sequence[str], dealer: int, pass_direction: str = "hold", **kw) -> Deal:
+    """A deal with the given hands (card strings, by position)."""
+    return Deal(rules, [cards(h) for h in hands], dealer, pass_direction, **kw)
+
+
+def fill_hands(rules, fixed: dict[int, str], num_players: int, kitty: str = "", avoid: dict[int, str] | None = None):
+    """Hands of ``num_players``: the ``fixed`` cards per position, completed from the rest of the deck(s),
+    and the kitty (the ``kitty`` cards, completed the same way).
+
+    ``avoid[p]`` names suits ("CD") position ``p`` must not be given by the filler (to keep
+    it void). Raises if the filler cannot respect that.
+    """
+    avoid = avoid or {}
+    size = rules.hand_size(num_players)
+    left = Counter(cards_of(rules.deck_mask(num_players)) * rules.decks)
+    hands = {p: cards(fixed.get(p, "")) for p in range(num_players)}
+    kitty_cards = cards(kitty)
+    for h in list(hands.values()) + [kitty_cards]:
+        left.subtract(h)
+    assert all(m >= 0 for m in left.values()), f"a fixed card is used too often: {left}"
+    pool = sorted(c for c, m in left.items() for _ in range(m))
+    need_kitty = rules.kitty_size(num_players) - len(kitty_cards)
+    for p in range(num_players):
+        banned = {"CDHS".index(s) for s in avoid.get(p, "")}
+        while len(hands[p]) < size:
+            c = next((c for c in pool if c // 13 not in banned), None)
+            assert c is not None, f"cannot fill position {p} without suits {avoid.get(p)}"
+            pool.remove(c)
+            hands[p].append(c)
+    kitty_cards += pool[:need_kitty]
+    assert len(pool) == need_kitty
+    return [sorted(hands[p]) for p in range(num_players)], kitty_cards
+
+
+def play(deal: Deal, text: str) -> None:
+    """Step each action of ``text``: cards, or extra decisions by name (``"charge QS"``) separated by commas."""
+    if "," in text or any(w in text for w in ("charge", "moon", "pass on", "end")):
+        for part in text.split(","):
+            deal.step(parse_action(part))
+    else:
+        for c in cards(text):
+            deal.step(c)
+
+
+def do_passes(deal: Deal, picks: dict[int, str] | Sequence[str]) -> None:
+    """Play the whole passing phase: position ``p`` passes the cards ``picks[p]`` in order."""
+    todo = {p: cards(s) for p, s in (picks.items() if isinstance(picks, dict) else enumerate(picks))}
+    while deal.phase == PASS:
+        p = deal.to_act
+        deal.step(todo[p].pop(0))
+    assert not any(todo.values()), f"cards left unpassed: {todo}"
+
+
+def play_tricks(deal: Deal, tricks: Sequence[str]) -> list[int]:
+    """Play whole tricks (cards in order from the leader); return the winner position of each."""
+    winners = []
+    for t in tricks:
+        before = len(deal.tricks)
+        for c in t.split():
+            deal.step(parse_card(c))
+        assert len(deal.tricks) == before + 1, f"{t!r} is not one whole trick"
+        winners.append(deal.tricks[-1][2])
+    return winners
+
+
+def random_action(deal: Deal, chooser: random.Random) -> int:
+    """A uniformly random legal action of the position to act."""
+    legal = cards_of(deal.legal)
+    return legal[chooser.randrange(len(legal))]
+
+
+def play_random_deal(m, chooser: random.Random, on_step=None) -> Deal:
+    """Play the match's deal in progress to its end with random legal actions (``on_step(deal)`` before
+    each), checking every mask: never empty, only actions of the phase, in play only cards held.
+    Returns the deal."""
+    deal = m.deal
+    while deal.phase != DONE:
+        legal = cards_of(deal.legal)
+        assert legal, f"empty mask in phase {deal.phase}"
+        assert set(legal) <= _PHASE_ACTIONS[deal.phase], (deal.phase, legal)
+        if deal.phase == PLAY:
+            assert set(legal) <= set(deal.hand_cards(deal.to_act))
+        if on_step:
+            on_step(deal)
+        deal.step(legal[chooser.randrange(len(legal))])
+    return deal
+
+
+def play_agents(deal: Deal, agents, upto=None) -> None:
+    """Advance ``deal`` with one agent per position, each given its information state (until ``upto(deal)``)."""
+    while not deal.is_over and not (upto and upto(deal)):
+        info = information_state(deal, deal.to_act)
+        deal.step(agents[deal.to_act].act(None, deal.legal_mask(), info))
+
+
+# ---------------------------------------------------------------------------- deals several files use
+
+#: A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family.
+#: Dealer 2, so position 0 (eldest) leads; scored under each preset in test_deal.py.
+BASE3_DEAL = SimpleNamespace(
+    hands=(
+        "3C 4C 5C 6C 7C 8C 9C AC 2H 3H AH 2D 3D 4D 5D 6D 7D",
+        "TC JC QC KC 8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 5H",
+        "4H 6H 7H 8H 9H TH JH QH KH 7S 8S 9S TS JS QS KS AS",
+    ),
+    dealer=2,
+    tricks=(
+        "2D 8D AS",  # 1  P0 leads; P1 follows 8D and wins; P2 (no diamonds) sheds AS onto it
+        "TC KS 3C",  # 2  P1 leads, P2 sheds KS, P0 must follow with a club: P1 wins
+        "2S 7S 2H",  # 3  P2 wins with 7S; P0, void in spades, discards 2H: hearts are broken
+        "8S 3H 3S",  # 4  P2 wins again, collecting 3H
+        "4H AH 5H",  # 5  P2 leads a heart; P0 must play its only heart, AH, and wins 4H AH 5H
+        "AC JC QS",  # 6  P0 wins with AC, P2 sheds the Black Maria onto it
+        "3D 9D KH",  # 7  P1 wins with 9D and collects KH
+        "4S 9S 4C",  # 8  P2 wins every trick from here on: spades P0 cannot follow,
+        "TS 5C 5S",  # 9    then hearts that neither P0 nor P1 can follow
+        "6H 4D JD",  # 10   (P1 discards JD here: the Omnibus bonus card goes to P2)
+        "JS 6C 6S",  # 11
+        "7H 7C QC",  # 12
+        "8H 8C KC",  # 13
+        "9H 9C TD",  # 14
+        "TH 5D QD",  # 15
+        "JH 6D KD",  # 16
+        "QH 7D AD",  # 17
+    ),
+    # What each position takes:
+    #   P0: 4H AH 5H (trick 5) and QS (trick 6)
+    #   P1: AS (trick 1), KS (trick 2), KH (trick 7)
+    #   P2: 2H 3H 6H 7H 8H 9H TH JH QH and JD
+    winners=[1, 1, 2, 2, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+)
+
+#: Petrone's game (hearts are trumps), 4 players, dealer 3 so position 0 leads. Scored and
+#: explained in test_deal.py::test_petrone_hearts_trump_and_clean_tricks.
+PETRONE_DEAL = SimpleNamespace(
+    hands=(
+        "AC KC QC JC AD KD QD JD AS 2S 3S 4S 5S",
+        "2H 3H 4H 5H 6H 7H 2D 3D 4D 5D 6D 7D 8D",
+        "2C 3C 4C 5C 6C 7C 8C 9C TC KS QS 8H 9H",
+        "TH JH QH KH AH 9D TD 6S 7S 8S 9S TS JS",
+    ),
+    dealer=3,
+    tricks=(
+        "AC 2H 2C 9D",  # 1: P1 trumps the ace of clubs with 2H: clean, P1 +3
+        "2D 8H TD AD",  # 2: P2 trumps a diamond lead: clean, P2 +3
+        "3C TH KC 3H",  # 3: two trumps, the higher (TH, P3) wins: clean, P3 +3
+        "6S AS 4H QS",  # 4: P1 trumps, taking AS and QS: -7 -13, no bonus
+        "5H 9H AH 2S",  # 5: a heart lead, AH wins: clean, P3 +3
+        "JH 3S 6H KS",  # 6: P3 takes KS: -10, no bonus
+        "QH 4S 7H 4C",  # 7-13: P3 wins every trick, all clean: +3 each
+        "KH 5S 3D 5C",
+        "7S QC 4D 6C",
+        "8S JC 5D 7C",
+        "9S KD 6D 8C",
+        "TS QD 7D 9C",
+        "JS JD 8D TC",
+    ),
+)
+
+#: A Turbo Hearts deal (Pagat; dealer 3, so position 0 is eldest; no pass): every club,
+#: diamond, heart and spade placed so that the tricks of test_deal_charging.py and
+#: test_deal_booster.py are legal, and forced where their comments say so.
+TURBO_HANDS = (
+    "2C TC 3D 4D 5D 2H 3H 4H 2S 3S 4S 5S 6S",
+    "3C 4C 5C 6C 6D 7D JD 5H 6H 7H 7S 8S QS",
+    "7C 8C 9C JC 8D 9D 8H 9H TH AH 9S TS JS",
+    "QC KC AC 2D TD QD KD AD JH QH KH KS AS",
+)
+
+#: P0 holds every heart and leads them (eldest, hearts any time); the others are void and
+#: shed: P1 spades from the top (QS goes in trick 2), P2 clubs, P3 diamonds. P0 takes all 13
+#: tricks: the moon (26) and the sun. Dealer 3. Played by :func:`play_sweep`.
+SWEEP = [cards(SUITS[2]), cards(SUITS[3]), cards(SUITS[0]), cards(SUITS[1])]
+
+
+def sweep_rules(preset="american_hearts", **kw) -> Rules:
+    """Rules under which :data:`SWEEP` is legal as :func:`play_sweep` plays it."""
+    return make_rules(preset, first_lead="eldest_any", hearts_lead="any_time", **kw)
+
+
+def play_sweep(deal: Deal) -> None:
+    """P0 leads its hearts from the top; the others play their highest card."""
+    for i in range(13):
+        deal.step(SWEEP[0][12 - i])
+        for p in (1, 2, 3):
+            deal.step(max(deal.legal_actions()))
+
+
+# ---------------------------------------------------------------------------- matches
+
+
+def play_random_match(m, seed: int):
+    """Play the match ``m`` to its end with random legal actions drawn from ``random.Random(seed)``; return it."""
+    chooser = random.Random(seed)
+    while not m.is_over:
+        m.step(random_action(m.deal, chooser))
+    return m
+
+
+def random_match(rules: Rules, seed: int, on_illegal: str = "raise"):
+    """A whole match of ``rules`` dealt from ``seed`` and played at random (:func:`play_random_match`)."""
+    from bm_env.engine.match import Match
+
+    return play_random_match(Match(rules, seed, on_illegal=on_illegal), seed)
+
+
+# ---------------------------------------------------------------------------- forced deals (matches)
+
+
+def prepass_hands(final: Sequence[int], offset: int, count: int, no_pass: int = 0):
+    """Hands before passing, and the picks, that turn into the masks ``final`` after the pass.
+
+    Each position ``p`` passes ``count`` cards of its receiver's final hand (the lowest ones
+    that may be passed), so ``before[p] = final[p] - what p receives + what p passes``.
+    """
+    k = len(final)
+    if not offset or not count:
+        return list(final), {p: [] for p in range(k)}
+    picks = {}
+    for p in range(k):
+        recv = (p + offset) % k
+        picks[p] = [c for c in cards_of(final[recv]) if not no_pass >> c & 1][:count]
+        assert len(picks[p]) == count
+    before = []
+    for p in range(k):
+        giver = (p - offset) % k
+        before.append((final[p] & ~mask_of(picks[giver])) | mask_of(picks[p]))
+    return before, picks
+
+
+def forced_hands(rules: Rules, k: int, dealer: int):
+    """Final (after-pass) hands in which the first leader wins every trick, whatever anyone plays.
+
+    Returns ``(hands, taker)``. The taker is eldest hand (``dealer + 1``) and holds the top
+    cards of every suit it holds: whatever it leads is the highest card of that suit still
+    out, and with no trumps nobody can beat it. Where the holder of the lowest club leads,
+    the taker holds every club (others cannot follow) and the top cards of the other suits.
+    Not for trump games.
+    """
+    assert rules.trumps == "none"
+    deck = cards_of(rules.deck_mask(k))
+    size = len(deck) // k
+    taker = (dealer + 1) % k
+    if rules.first_lead.startswith("lowest_club"):
+        key = lambda c: (suit_of(c) != 0, -rank_of(c), suit_of(c))  # noqa: E731
+    else:
+        key = lambda c: (-rank_of(c), suit_of(c))  # noqa: E731
+    order = sorted(deck, key=key)
+    hands = [0] * k
+    hands[taker] = mask_of(order[:size])
+    others = [p for p in range(k) if p != taker]
+    for i, c in enumerate(order[size:]):
+        hands[others[i % (k - 1)]] |= 1 << c
+    return hands, taker
+
+
+def play_forced_deal(match, chooser: random.Random, pass_direction: str | None = None) -> int:
+    """Start the match's next deal with forced hands (see :func:`forced_hands`), play it out
+    with random legal play, and return the match seat of the taker (eldest hand).
+
+    The pass direction is the cycle's for the deal number unless given; each player passes
+    cards that the forced hands give its receiver (:func:`prepass_hands`).
+    """
+    rules = match.rules
+    seats, dealer = match.next_deal_setup()
+    k = len(seats)
+    if pass_direction is None:
+        pass_direction = rules.pass_cycle[match.deal_number % len(rules.pass_cycle)]
+    final, taker = forced_hands(rules, k, dealer)
+    offset = direction_offset(pass_direction, k)
+    before, picks = prepass_hands(final, offset, rules.passes_for(k), mask_of(rules.no_pass_cards))
+    deal = match.start_deal(hands=before, pass_direction=pass_direction)
+    while not deal.is_over:
+        if deal.phase == PASS:
+            match.step(picks[deal.to_act][len(deal.pass_picks[deal.to_act])])
+        else:
+            match.step(random_action(deal, chooser))
+    return seats[taker]
+
+
+# ---------------------------------------------------------------------------- hidden information
+
+
+def swap_unseen(rules, deal, hands, rng):
+    """The swap at the heart of the hidden-information tests (observations, pictures, replay pages).
+
+    Two deals that differ only in two unplayed cards of seats 1 and 2 (same suit, same value,
+    both dealt to them and never passed) replay the same actions, since every legal move stays
+    legal; so whatever seat 0 is shown must be identical in both, while seats 1 and 2 see the
+    difference (which keeps such a test from passing vacuously).
+
+    Returns ``(x, y, swapped hands)`` for ``deal`` (in play, dealt ``hands``), or None when it
+    is not in play or seats 1 and 2 hold no such pair.
+    """
+    if deal.phase == PASS or deal.is_over:
+        return None
+    keep = cards_of(deal.deck & SUIT_MASKS[0])[:1]  # the lowest club may have to lead
+    held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in keep]
+    held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in keep]
+    values = rules.card_values
+    pairs = [(x, y) for x in held1 for y in held2 if x // 13 == y // 13 and values[x] == values[y]]
+    if not pairs:
+        return None
+    x, y = pairs[int(rng.integers(len(pairs)))]
+    swapped = list(hands)
+    swapped[1] = hands[1] ^ (1 << x) | (1 << y)
+    swapped[2] = hands[2] ^ (1 << y) | (1 << x)
+    return x, y, swapped
+
+
+# ---------------------------------------------------------------------------- the environment
+
+#: The probe ``api_test`` sends to ``reset`` (see :func:`run_api_test`).
+API_TEST_PROBE = {"options": 1}
+
+
+def run_api_test(env, num_cycles: int) -> None:
+    """PettingZoo's api_test, given an environment that refuses unknown reset options.
+
+    ``api_test`` calls ``reset(seed=0, options={"options": 1})`` once, only to see that
+    ``reset`` takes an ``options`` argument. The environment refuses unknown option keys (a
+    misspelt key must not pass unnoticed), so that single probe is answered with a plain reset
+    here; every other call reaches the environment unchanged.
+    """
+    from pettingzoo.test import api_test
+
+    reset = env.reset
+
+    def reset_answering_the_probe(seed=None, options=None):
+        return reset(seed=seed, options=None if options == API_TEST_PROBE else options)
+
+    env.reset = reset_answering_the_probe
+    api_test(env, num_cycles=num_cycles)
+
+
+def reference_obs(deal: Deal, seat: int) -> np.ndarray:
+    """The reference encoder's observation of ``seat`` in ``deal``, outside a match (totals 0, no deal played):
+    what the vector engine must produce."""
+    from bm_env.env.observation import encode
+
+    return encode(information_state(deal, seat, [0] * deal.num_players, 0))
+
+
+def assert_rows_match(e, where: str) -> None:
+    """Every seat's observation row of the raw env ``e`` equals ``encode(information_state(...))``
+    of its seat, and the acting seat's mask the engine's legal actions; a failure names the
+    layout parts that differ."""
+    from bm_env.env.observation import encode, features, offsets
+
+    m = e.match
+    rules = e.rules
+    n = rules.num_players
+    for s in range(n):
+        want = encode(information_state(m.deal, s, m.totals, m.deals_played))
+        got = e.observe(f"player_{s}")["observation"]
+        if not np.array_equal(want, got):
+            o = offsets(n, features(rules))
+            bad = [name for name, sl in o.items() if not np.array_equal(want[sl], got[sl])]
+            raise AssertionError(f"{where} ({m.deal.phase}): seat {s} differs from encode() in {bad}")
+    if e.agents and not e.terminations[e.agent_selection]:
+        np.testing.assert_array_equal(e.observe(e.agent_selection)["action_mask"], m.deal.legal_mask(), where)
+
+
+def random_walk(e, rng: np.random.Generator, decisions: int, seed: int) -> dict:
+    """Play ``decisions`` random decisions in the raw env ``e`` (reset with ``seed``, and again at each
+    episode's end), checking every row after each (:func:`assert_rows_match`).
+
+    An extra decision (a charge, passing on, a moon choice) is taken half the time one is
+    offered, so that the rare events happen often. Returns counts of the events seen.
+    """
+    seen = {"phases": set(), "pass_on": 0, "pending": 0, "tie_break": 0}
+    e.reset(seed=seed)
+    for i in range(decisions):
+        if not e.agents or e.terminations[e.agent_selection]:
+            e.reset()
+        assert_rows_match(e, f"decision {i}")
+        deal = e.match.deal
+        seen["phases"].add(deal.phase)
+        seen["pending"] += bool(deal.pending)
+        seen["tie_break"] += len(deal.seats) < e.rules.num_players
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        extras = legal[legal >= NUM_CARDS]
+        action = int(rng.choice(extras if extras.size and rng.random() < 0.5 else legal))
+        seen["pass_on"] += action == PASS_ON
+        e.step(action)
+    assert_rows_match(e, "end")
+    return seen
+
+
+# ---------------------------------------------------------------------------- tools: bm-play, bm-replay
+
+
+class Script:
+    """stdin for a game: the given lines first, then a legal card in turn written 'qs', 'Q♠' or '10h' style."""
+
+    def __init__(self, lines, forms=("ascii", "pretty", "lower"), stop_after=None):
+        self.lines = list(lines)
+        self.forms = forms
+        self.game = None
+        self.cards = 0
+        self.stop_after = stop_after
+
+    def readline(self):
+        if self.lines:
+            return self.lines.pop(0) + "\n"
+        if self.stop_after is not None and self.cards >= self.stop_after:
+            return ""  # end of input
+        legal = self.game.env.information_state(self.game.me).legal
+        c = legal[self.cards % len(legal)]
+        form = self.forms[self.cards % len(self.forms)]
+        self.cards += 1
+        text = {"ascii": card_str(c), "pretty": card_pretty(c), "lower": card_pretty(c).replace("♠", "s")
+                .replace("♥", "h").replace("♦", "d").replace("♣", "c").lower()}[form]
+        return text + "\n"
+
+
+def play_at_terminal(argv: list[str], stdin) -> tuple[int, str]:
+    """bm-play with the arguments ``argv`` and the person's input read from ``stdin`` (a :class:`Script`, or
+    any object with ``readline`` and a ``game`` attribute): its exit status and everything it printed."""
+    from bm_env.cli.play import Game, build_parser
+
+    out = io.StringIO()
+    game = Game(build_parser().parse_args(argv), stdin, out)
+    stdin.game = game
+    return game.run(), out.getvalue()
+
+
+def embedded_frames(page: str) -> dict[str, list]:
+    """The frames each view of a bm-replay page embeds, decoded as the page's script decodes them."""
+    blobs = re.findall(r'id="frames-(\w+)">([^<]*)</script>', page)
+    return {view: json.loads(zlib.decompress(base64.b64decode(b)).decode("utf-8")) for view, b in blobs}
+
+
+# ---------------------------------------------------------------------------- examples and training
+
+
+def load_example(name: str) -> ModuleType:
+    """``examples/NAME.py`` as a module, so a test can call its functions (the folder is not a
+    package: the scripts are meant to be read and run)."""
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+#: A training run small enough for the fast suite: 16 games x 30 steps = 480 decisions per update.
+TINY_TRAINING = dict(num_envs=16, rollout_steps=30, hidden=[32], critic_hidden=[32], minibatch_size=128, epochs=2,
+                     pool_size=2, pool_share=0.5, snapshot_every=1, eval_every=0, final_eval_boards=0,
+                     checkpoint_every=1, torch_threads=1, eval_workers=1, seed=3)
+DECISIONS_PER_UPDATE = 16 * 30
+
+
+def trainer_weights(trainer) -> dict:
+    """Every weight of a trainer's actor and critic, by name."""
+    return {**{f"actor.{k}": v for k, v in trainer.actor.state_dict().items()},
+            **{f"critic.{k}": v for k, v in trainer.critic.state_dict().items()}}
+
+
+def tiny_config(**kw):
+    """The :data:`TINY_TRAINING` config with ``kw`` overriding it."""
+    from training.config import config_from_dict
+
+    return config_from_dict({**TINY_TRAINING, **kw}, "test")
