@@ -350,6 +350,10 @@ class Deal:
         """Cards each position holds, as masks of ids (two decks: a card held twice is also in :attr:`hands_twice`)."""
         return tuple(self._hands)
 
+    def hand_of(self, p: int) -> int:
+        """The cards position ``p`` holds, as a mask (one read, no copy of every hand: the env's hot path)."""
+        return self._hands[p]
+
     @property
     def hands_twice(self) -> tuple[int, ...]:
         """Two decks: the ids each position holds twice, as masks (all 0 with one deck)."""
@@ -397,6 +401,15 @@ class Deal:
     def captured(self) -> tuple[int, ...]:
         """Sum of the card values each position has taken."""
         return tuple(self._captured)
+
+    def captured_by(self, p: int) -> int:
+        """The sum of the card values position ``p`` has taken (one read, no copy)."""
+        return self._captured[p]
+
+    @property
+    def tricks_played(self) -> int:
+        """How many tricks have been played to the end (Cancellation's tricks left on the table included)."""
+        return len(self._tricks)
 
     @property
     def penalty_taken(self) -> tuple[int, ...]:

@@ -65,7 +65,7 @@ def _card_mask(deal, hand_plane: np.ndarray) -> np.ndarray | None:
     or masking that plane is several times cheaper than unpacking the bit mask.
     """
     legal = deal.legal
-    hand = deal.hands[deal.to_act]
+    hand = deal.hand_of(deal.to_act)
     if legal == hand:
         return hand_plane.copy()
     suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS  # of the lowest legal card

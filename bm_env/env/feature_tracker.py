@@ -196,7 +196,7 @@ class FeatureTracker(ObservationTracker):
         for span, zeros in self._trick_spans:
             view[span] = zeros
         buf = self._buffer
-        tricks = len(deal.tricks)
+        tricks = deal.tricks_played
         for i in self._tricks_played:
             buf[i] = tricks
         self._sync_points(deal)

@@ -151,7 +151,7 @@ class ObservationTracker:
         view[:] = self._opening(deal)
         for pos, seat in enumerate(deal.seats):
             hand = self._hand[seat]
-            view[hand:hand + NUM_CARDS] = _card_plane(deal.hands[pos])
+            view[hand:hand + NUM_CARDS] = _card_plane(deal.hand_of(pos))
         self.match_numbers(totals, deals_played)
 
     def _opening(self, deal: Deal) -> bytes:
@@ -246,8 +246,8 @@ class ObservationTracker:
             view[span] = zeros
         buf = self._buffer
         winner_pos = deal.leader  # the trick's winner leads the next one
-        _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured[winner_pos])
-        tricks = len(deal.tricks)
+        _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured_by(winner_pos))
+        tricks = deal.tricks_played
         for i in self._tricks_played:
             buf[i] = tricks
 
