@@ -37,6 +37,10 @@ AGENTS = {
 }
 
 
+#: How each stage's precision ran here (``auto`` is bf16 on this machine's AMX CPU; no key: before the key, fp32).
+PRECISION = {None: "fp32", "auto": "auto (bf16 here)"}
+
+
 def read_evaluations(run_dir: str) -> list[dict]:
     with open(os.path.join(run_dir, "evaluations.jsonl"), encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -99,7 +103,7 @@ def main() -> None:
             f"lr {c['lr']:g}{' annealed to 0 over ' + format(c['total_decisions'], ',') + ' decisions' if c['anneal_lr'] else ''}, "
             f"entropy {c['ent_coef']:g}, a pool of {c['pool_size']} snapshots in {c['pool_share']:.0%} of the deals"
             + (", " + ", ".join(extra) if extra else "") + f", {c['torch_threads']} torch thread(s), "
-            f"precision {c.get('precision', 'fp32 (before the precision key)')}; "
+            f"precision {PRECISION.get(c.get('precision'), c.get('precision'))}; "
             f"{s['decisions'] / (s['minutes'] * 60):,.0f} decisions/s on average.")
     lines += ["", f"In all **{total_m:.1f} minutes** of wall time and **{total_d:,} decisions**. Policy MLP "
               f"{stages[-1]['config']['hidden']}, separate critic {stages[-1]['config']['critic_hidden']} that also sees "
