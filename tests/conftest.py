@@ -18,7 +18,7 @@ def policy_checkpoint(tmp_path):
     """``(path, network)``: a small policy checkpoint of black_maria (3 players) at step 7."""
     import torch
 
-    from bm_env import observation
+    from bm_env.env import observation
     from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
     from bm_env.engine.rules import make_rules
 
