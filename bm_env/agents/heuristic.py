@@ -28,7 +28,7 @@ comes from (the tips of the British rules, Pagat):
 
 How it differs from :mod:`.heuristic_v1`, and why: each change was kept because it won on
 the duplicate boards (``evaluate``, seed 0, every rotation, against two or three
-``heuristic_v1``; "better by" points/deal with its 95% interval; the README has the final
+``heuristic_v1``; "better by" points/deal with its 95% interval; docs/agents.md has the final
 figures):
 
 * the players after me *duck* a trick with points: one takes it from my card only when all

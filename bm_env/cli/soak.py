@@ -3,7 +3,7 @@
 Examples::
 
     bm-soak --deals 20000                          # every preset and player count, 2% through env()
-    bm-soak --deals 1000000 --seed 1 > soak.log    # the README's run
+    bm-soak --deals 1000000 --seed 1 > soak.log    # the run docs/rules.md reports
     bm-soak --presets black_maria,turbo_hearts --deals 5000 --env-deals 500
 
 What is checked and how the deals are split between the vector engine and ``env()`` is

@@ -381,7 +381,7 @@ _PART_DOCS = {
 
 
 def layout_table(num_players: int, rules: Rules | None = None) -> str:
-    """The layout as a markdown table (the README prints it): part, cells, indices, meaning.
+    """The layout as a markdown table (docs/environment.md prints it, checked by tests/test_readme.py): part, cells, indices, meaning.
 
     With ``rules`` the parts of its extension features are included (e.g. ``make_rules("turbo_hearts")``).
     """
