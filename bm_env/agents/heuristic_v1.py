@@ -1,6 +1,6 @@
 """The first rule-based player (``heuristic_v1``), frozen: kept to compare with and for old results.
 
-Results recorded before the stronger :mod:`.heuristic` replaced it (the strength tables of docs/agents.md
+Results recorded before the stronger :mod:`.heuristic` replaced it (the strength tables of docs/agents.md,
 evaluation reports) name this player ``heuristic``; do not change its play.
 
 It estimates, for each legal card, what playing it costs: the points of the trick times
