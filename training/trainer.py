@@ -157,16 +157,7 @@ class Trainer:
         if data.get("rules") != self.rules.to_dict():
             raise TrainingStateError(f"init_from: training state {path!r} was trained on other rules than this config's")
         try:
-            self.actor.load_state_dict(data["actor"])
-            self.critic.load_state_dict(data["critic"])
-            self.optimizer.load_state_dict(data["optimizer"])
-            if not self.config.frozen_opponent:
-                for sd in data["pool"]:
-                    net = copy.deepcopy(self.actor)
-                    net.load_state_dict(sd)
-                    self.pool.append(net.eval())
-                self.pool_next = int(data["pool_next"]) % max(self.config.pool_size, 1)
-                del self.pool[self.config.pool_size:]
+            self._load_learned(data)
         except (KeyError, RuntimeError, ValueError, TypeError) as e:
             raise TrainingStateError(f"init_from: training state {path!r} does not fit this config's networks "
                                      f"({type(e).__name__}: {e})") from None
@@ -174,6 +165,21 @@ class Trainer:
             group["lr"] = self.config.lr
         self.log(f"bm-train: starting from {path} ({int(data['decisions']):,} decisions, "
                  f"{float(data['seconds']) / 60:.1f} min of training)")
+
+    def _load_learned(self, data: dict) -> None:
+        """What a training state has learned: the networks, the optimiser and the snapshot pool
+        (a frozen opponent keeps its own pool); at most this config's ``pool_size`` snapshots."""
+        self.actor.load_state_dict(data["actor"])
+        self.critic.load_state_dict(data["critic"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        if not self.config.frozen_opponent:
+            self.pool = []
+            for sd in data["pool"]:
+                net = copy.deepcopy(self.actor)
+                net.load_state_dict(sd)
+                self.pool.append(net.eval())
+            del self.pool[self.config.pool_size:]
+        self.pool_next = int(data["pool_next"]) % max(self.config.pool_size, 1)
 
     def _pool_share(self) -> float:
         return 1.0 if self.config.frozen_opponent else self.config.pool_share
@@ -224,16 +230,7 @@ class Trainer:
         if data.get("rules") != trainer.rules.to_dict():
             raise TrainingStateError(f"training state {path!r} was saved for other rules than its config makes")
         try:
-            trainer.actor.load_state_dict(data["actor"])
-            trainer.critic.load_state_dict(data["critic"])
-            trainer.optimizer.load_state_dict(data["optimizer"])
-            if not config.frozen_opponent:
-                trainer.pool = []
-                for sd in data["pool"]:
-                    net = copy.deepcopy(trainer.actor)
-                    net.load_state_dict(sd)
-                    trainer.pool.append(net.eval())
-            trainer.pool_next = int(data["pool_next"])
+            trainer._load_learned(data)
             trainer.generator.set_state(data["torch_generator"])
             trainer.rng.bit_generator.state = data["numpy_generator"]
             if on_ray:
