@@ -549,6 +549,17 @@ class Deal:
         self.phase = DONE
         self.legal = 0
 
+    def _next_in_round(self, legal_of) -> bool:
+        """A round in which each position acts once from the eldest (passing, charging): the
+        next position takes the turn, its legal set from ``legal_of(deal, position)``; True
+        when the position that just acted was the last of the round."""
+        nxt = (self.to_act + 1) % self.num_players
+        if nxt == self.eldest:
+            return True
+        self.to_act = nxt
+        self.legal = legal_of(self, nxt)
+        return False
+
     def _remove(self, p: int, bit: int) -> None:
         if self.two_decks and self._hands_twice[p] & bit:
             self._hands_twice[p] ^= bit

@@ -41,12 +41,7 @@ def charge(deal: Deal, action: int) -> bool:
         deal._charged[p] |= 1 << CHARGE_CARD[action]
         deal.legal = legal(deal, p)
         return False
-    nxt = (p + 1) % deal.num_players
-    if nxt != deal.eldest:
-        deal.to_act = nxt
-        deal.legal = legal(deal, nxt)
-        return False
-    return True
+    return deal._next_in_round(legal)
 
 
 def charged_values(deal: Deal) -> tuple[int, ...]:

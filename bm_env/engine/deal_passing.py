@@ -74,10 +74,7 @@ def pick(deal: Deal, c: int, bit: int) -> bool:
         if len(picks) < deal.pass_count:
             deal.legal = legal(deal, p)
             return False
-    nxt = (p + 1) % deal.num_players
-    if nxt != deal.eldest:
-        deal.to_act = nxt
-        deal.legal = legal(deal, nxt)
+    if not deal._next_in_round(legal):
         return False
     _move(deal)
     return True
