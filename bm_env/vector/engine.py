@@ -206,14 +206,8 @@ class VectorEngine:
         with this step; those games have already been dealt again, and ``obs``, ``mask``
         and ``to_act`` are their new deal's first decision.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
         N, n = self.num_envs, self.n
-        c = self._check_actions(actions)
-        bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
-        if not (self.legal & bit).all():
-            bad = (self.legal & bit) == 0
-            self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
+        c, bit = self._legal_bits(actions)
         me = self.to_act
         own = self._own
         self.hands.reshape(-1)[own] ^= bit
@@ -367,6 +361,17 @@ class VectorEngine:
 
     #: What the actions are, for messages (the extension engine adds its decision ids).
     _action_ids = "card ids 0..51"
+
+    def _legal_bits(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        """The checked actions of a step and their bits; refuses a step before reset and any illegal action."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        c = self._check_actions(actions)
+        bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
+        if not (self.legal & bit).all():
+            bad = (self.legal & bit) == 0
+            self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
+        return c, bit
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)

@@ -151,14 +151,8 @@ class ExtendedEngine(VectorEngine):
 
         Returns what :meth:`VectorEngine.step` returns; the masks have ``rules.num_actions`` cells.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
         N, n = self.num_envs, self.n
-        c = self._check_actions(actions)
-        bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
-        if not (self.legal & bit).all():
-            bad = (self.legal & bit) == 0
-            self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
+        c, bit = self._legal_bits(actions)
         me = self.to_act.copy()
         own = self._own
         phase = self.phase.copy()
