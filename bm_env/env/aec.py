@@ -230,8 +230,15 @@ class BlackMariaEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._tracker.start(self._deal, match.totals, match.deals_played)
-        self.agent_selection = self.possible_agents[self._deal.current_seat]
+        self._begin_deal()
+
+    def _begin_deal(self) -> None:
+        """A deal has just started: the observations show it, its first player is selected."""
+        deal = self._deal
+        # The agent at each of the deal's positions, so that a step names the next player with one read.
+        self._agent_at = tuple(self.possible_agents[s] for s in deal.seats)
+        self._tracker.start(deal, self.match.totals, self.match.deals_played)
+        self.agent_selection = self._agent_at[deal.to_act]
 
     def _deal_options(self, options: dict[str, Any]):
         """``(hands, dealer, direction, kitty)`` read from reset's options, or ValueError."""
@@ -297,13 +304,13 @@ class BlackMariaEnv(AECEnv):
                 if deal.led_suit < 0:  # no trick on the table: that card finished one
                     tracker.trick_done(deal)
             else:
-                tracker.pass_pick(deal.seats[p], deal.seats[deal.pass_target(p)], int(action))
+                tracker.pass_pick(deal.seats[p], int(action))
                 if deal.phase != PASS:
                     tracker.passes_moved(deal)
         if deal.phase == DONE:
             self._end_deal()
         else:
-            self.agent_selection = self.possible_agents[deal.seats[deal.to_act]]
+            self.agent_selection = self._agent_at[deal.to_act]
         if self.render_mode == "human":
             self.render()
 
@@ -338,8 +345,7 @@ class BlackMariaEnv(AECEnv):
                 self.terminations[a] = True
             return
         self._deal = match.start_deal()
-        self._tracker.start(self._deal, match.totals, match.deals_played)
-        self.agent_selection = names[self._deal.current_seat]
+        self._begin_deal()
 
     # ------------------------------------------------------------------ observing
 
@@ -368,7 +374,7 @@ class BlackMariaEnv(AECEnv):
             seat = self._seat(agent)  # raises, naming the agents
         deal = self._deal
         tracker = self._tracker
-        if self._over or deal.seats[deal.to_act] != seat:
+        if self._over or agent != self.agent_selection:  # only the player to act has legal actions
             mask = np.zeros(self._num_actions, dtype=np.int8)
         elif self._plain:
             mask = _card_mask(deal, tracker.hand_planes[seat])

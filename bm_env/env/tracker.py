@@ -89,6 +89,8 @@ class ObservationTracker:
         self._hand = [at(me, "hand") for me in observers]
         self._received = [at(me, "received") for me in observers]
         self._passed = [[plane("passed_to_seat", me, s) if s != me else -1 for s in range(n)] for me in observers]
+        self._pass_cells = [-1] * n  # this deal: the "passed to" plane each seat's picks go into
+        self._tricks_done = 0  # this deal's tricks played, counted here rather than asked of the deal
         self._phase = tuple(at(me, "phase") for me in observers)
         self._hearts = tuple(at(me, "hearts_broken") for me in observers)
         self._tricks_played = tuple(at(me, "tricks_played") for me in observers)
@@ -149,9 +151,13 @@ class ObservationTracker:
         """
         view = self._view
         view[:] = self._opening(deal)
-        for pos, seat in enumerate(deal.seats):
+        seats = deal.seats
+        for pos, seat in enumerate(seats):
             hand = self._hand[seat]
             view[hand:hand + NUM_CARDS] = _card_plane(deal.hand_of(pos))
+            if deal.pass_count:  # where the cards this seat picks go: worked out once, not at each pick
+                self._pass_cells[seat] = self._passed[seat][seats[deal.pass_target(pos)]]
+        self._tricks_done = 0
         self.match_numbers(totals, deals_played)
 
     def _opening(self, deal: Deal) -> bytes:
@@ -203,11 +209,11 @@ class ObservationTracker:
 
     # ------------------------------------------------------------------ moves
 
-    def pass_pick(self, seat: int, receiver: int, card: int) -> None:
-        """``seat`` put ``card`` aside for ``receiver``: only the passer's own row changes."""
+    def pass_pick(self, seat: int, card: int) -> None:
+        """``seat`` put ``card`` aside for the seat it passes to: only the passer's own row changes."""
         buf = self._buffer
         buf[self._hand[seat] + card] = 0
-        buf[self._passed[seat][receiver] + card] = 1
+        buf[self._pass_cells[seat] + card] = 1
 
     def passes_moved(self, deal: Deal) -> None:
         """Every player has passed: the cards reach their receivers and play begins."""
@@ -247,7 +253,7 @@ class ObservationTracker:
         buf = self._buffer
         winner_pos = deal.leader  # the trick's winner leads the next one
         _put_number(buf, self._points[deal.seats[winner_pos]], deal.captured_by(winner_pos))
-        tricks = deal.tricks_played
+        self._tricks_done = tricks = self._tricks_done + 1
         for i in self._tricks_played:
             buf[i] = tricks
 
