@@ -39,9 +39,15 @@ def play_demo_deal(rules, agent_specs: list[str], seed: int, out=None) -> tuple[
         if deal.phase != "pass" and not shown_passes and deal.pass_count:
             shown_passes = True
             for s in range(n):
-                to = (s + deal.pass_offset) % n
-                picks = " ".join(card_pretty(c) for c in deal.pass_picks[s])
-                print(f"  player_{s} passes {picks} to player_{to}", file=out)
+                if deal.passed_on[s]:
+                    print(f"  player_{s} passes on, unseen, the cards passed to it", file=out)
+                    continue
+                by_receiver: dict[int, list[int]] = {}  # scatter: the picks go to different players
+                for c, to in deal.passed_to(s):
+                    by_receiver.setdefault(to, []).append(c)
+                sent = ", ".join(" ".join(card_pretty(c) for c in picks) + f" to player_{to}"
+                                 for to, picks in by_receiver.items())
+                print(f"  player_{s} passes {sent}", file=out)
         while tricks_shown < len(deal.tricks):
             leader, cards, winner = deal.tricks[tricks_shown]
             tricks_shown += 1
