@@ -62,7 +62,7 @@ def test_quit_and_end_of_input_abandon_cleanly(tmp_path):
 
 def test_save_on_request_and_a_match_of_another_preset(tmp_path):
     path = tmp_path / "m.json"
-    rc, out = play_at_terminal(["--rules", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
+    rc, out = play_at_terminal(["--preset", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
                    "--opponents", "random"],
                   Script([f"save {path}"]))
     assert rc == 0
@@ -74,7 +74,7 @@ def test_save_on_request_and_a_match_of_another_preset(tmp_path):
 
 
 def test_bad_command_line_is_refused(capsys):
-    assert main(["--rules", "bridge"], io.StringIO(""), io.StringIO()) == 2
+    assert main(["--preset", "bridge"], io.StringIO(""), io.StringIO()) == 2
     assert "unknown preset" in capsys.readouterr().err
     assert main(["--seat", "7"], io.StringIO(""), io.StringIO()) == 2
     assert main(["--opponents", "genius"], io.StringIO(""), io.StringIO()) == 2
@@ -86,7 +86,7 @@ def test_the_goal_is_stated_and_points_are_counted_in_words():
     assert "One deal; the lowest score wins." in out
     assert "(1 points)" not in out and "(0 points)" in out
     assert "The deal is over." not in out and out.count("End of the deal.") == 1
-    rc, out = play_at_terminal(["--rules", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
+    rc, out = play_at_terminal(["--preset", "petrone_black_mariah", "--match", "--seed", "1"], Script([], stop_after=0))
     assert "Match: until someone reaches 50 points or falls to -50; the highest total wins." in out
     rc, out = play_at_terminal(["--match", "--seed", "1"], Script([], stop_after=0))
     assert "Match: 9 deals; the lowest total wins." in out
@@ -157,7 +157,7 @@ def test_the_shipped_agent_is_the_default_opponent_and_the_heuristic_is_one_flag
     assert "Opponents: heuristic." in out.getvalue()
     # Rules with no shipped agent fall back to the heuristic.
     out = io.StringIO()
-    assert main(["--seed", "1", "--rules", "dirty_lady"], io.StringIO("quit\n"), out) == 0
+    assert main(["--seed", "1", "--preset", "dirty_lady"], io.StringIO("quit\n"), out) == 0
     assert "Opponents: heuristic." in out.getvalue()
 
 
@@ -185,7 +185,7 @@ class Typist:
 def test_turbo_hearts_charges_are_typed_and_announced():
     # pick=0: the first legal action: a charge id comes before "end charging" when one is offered.
     t = Typist(pick=0)
-    rc, out = play_at_terminal(["--rules", "turbo_hearts", "--seed", "4"], t)
+    rc, out = play_at_terminal(["--preset", "turbo_hearts", "--seed", "4"], t)
     assert rc == 0 and "Deal scores:" in out
     assert "ends charging." in out
     # Seed 4 deals the person A♥ and Q♠: both are charged by name, then ending is the only choice left.
@@ -198,14 +198,14 @@ def test_turbo_hearts_charges_are_typed_and_announced():
 
 
 def test_cancellation_deal_at_the_terminal():
-    rc, out = play_at_terminal(["--rules", "cancellation", "--players", "7", "--seed", "2"], Typist(pick=0))
+    rc, out = play_at_terminal(["--preset", "cancellation", "--players", "7", "--seed", "2"], Typist(pick=0))
     assert rc == 0 and "Deal scores:" in out and "takes the kitty" in out
 
 
 def test_moon_choice_and_pass_on_are_offered_by_name():
     # A partnership deal where the person passes on unseen and answers any moon choice by name.
     t = Typist(lines=["pass on"])
-    argv = ["--rules", "partnership_hearts", "--seed", "1"]
+    argv = ["--preset", "partnership_hearts", "--seed", "1"]
     out = io.StringIO()
     parsed = build_parser().parse_args(argv)
     game = Game(parsed, t, out)
@@ -217,7 +217,7 @@ def test_moon_choice_and_pass_on_are_offered_by_name():
 
 
 def test_booster_nines_deal_renders_boosted_tricks():
-    rc, out = play_at_terminal(["--rules", "booster_nines", "--seed", "5"], Typist(pick=-1))
+    rc, out = play_at_terminal(["--preset", "booster_nines", "--seed", "5"], Typist(pick=-1))
     assert rc == 0 and "Deal scores:" in out
     # Some trick went round twice: its "Last trick" line names eight plays.
     assert any(line.startswith("Last trick") and line.count(",") == 7 for line in out.splitlines())

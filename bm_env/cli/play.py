@@ -47,7 +47,7 @@ HELP = (
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="bm-play", description="Play Black Maria (or any Hearts-family preset) against agents.")
-    p.add_argument("--rules", default="black_maria", help=f"preset, one of: {', '.join(PRESETS)}")
+    p.add_argument("--preset", default="black_maria", help=f"one of: {', '.join(PRESETS)}")
     p.add_argument("--players", type=positive_int, default=None, help="player count (the preset's default otherwise)")
     p.add_argument("--seat", type=non_negative_int, default=None, help="your seat, 0..players-1 (default 0)")
     p.add_argument("--match", action="store_true", help="play a whole match instead of one deal")
@@ -106,7 +106,7 @@ class Game:
         self.args = args
         self.stdin = stdin
         self.out = stdout
-        self.env = BlackMariaEnv(rules=args.rules, num_players=args.players,
+        self.env = BlackMariaEnv(rules=args.preset, num_players=args.players,
                                  episode="match" if args.match else "deal")
         n = self.env.rules.num_players
         seat = 0 if args.seat is None else args.seat
@@ -117,7 +117,7 @@ class Game:
         self.seat = None if args.watch else seat
         self.me = None if args.watch else f"player_{seat}"
         base = args.seed if args.seed is not None else 0
-        self.opponents = args.opponents or shipped_spec(args.rules, n) or "heuristic"
+        self.opponents = args.opponents or shipped_spec(args.preset, n) or "heuristic"
         self.agents = {s: make_agent(self.opponents, rules=self.env.rules, seed=base + 1 + s)
                        for s in range(n) if s != self.seat}
         self.thoughts = ThoughtLog()  # the agents' explanations, for the record (bm-replay shows them)
