@@ -1,0 +1,1 @@
+"""Bridges to other game libraries (OpenSpiel), each importing its library only when used."""
