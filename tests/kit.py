@@ -9,7 +9,7 @@ Positions are the deal's ``0..k-1``.
 Contents, in order: tables of configurations (every preset and player count; the extension
 options); card strings; building and playing scripted deals; the scripted deals several files
 use; random and forced matches; the hidden-card swap; the env checks shared by the observation
-tests and PettingZoo's api_test; bm-play driven by a script, bm-replay's embedded frames; the
+tests and PettingZoo's api_test; the vector engine played beside the reference; bm-play driven by a script, bm-replay's embedded frames; the
 examples as modules; a tiny training config.
 """
 
@@ -479,6 +479,114 @@ def reference_obs(deal: Deal, seat: int) -> np.ndarray:
     from bm_env.env.observation import encode
 
     return encode(information_state(deal, seat, [0] * deal.num_players, 0))
+
+
+def given_arrays(rules: Rules, hands, kitty):
+    """Reference hands (card-id lists or masks) and kitty as the vector engine's given-deal arrays."""
+    if rules.decks == 1:
+        return (np.array([int(h) for h in hands], dtype=np.uint64),
+                np.uint64(sum(1 << c for c in kitty)))
+    once = [sum(1 << c for c in set(h)) for h in hands]
+    twice = [sum(1 << c for c in set(h) if list(h).count(c) == 2) for h in hands]
+    k_once, k_twice = sum(1 << c for c in set(kitty)), sum(1 << c for c in set(kitty) if kitty.count(c) == 2)
+    return np.array([once, twice], dtype=np.uint64).T, np.array([k_once, k_twice], dtype=np.uint64)
+
+
+def _reference_deal(rules: Rules, state: dict, i: int) -> Deal:
+    """The reference deal of vector game ``i`` from the engine's perfect-information state."""
+    if rules.decks == 1:
+        hands = [int(h) for h in state["hands"][i]]
+        kitty = [c for c in range(NUM_CARDS) if int(state["kitty"][i]) >> c & 1] if rules.kitty != "none" else []
+    else:
+        once, twice = state["hands"][i], state["hands_twice"][i]
+        hands = [[c for c in range(NUM_CARDS) for m in (int(a), int(b)) if m >> c & 1] for a, b in zip(once, twice)]
+        kitty = [c for c in range(NUM_CARDS) for m in map(int, state["kitty"][i]) if m >> c & 1]
+    return Deal(rules, hands, int(state["dealer"][i]), str(state["pass_direction"][i]), kitty=kitty)
+
+
+def choose_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per game of a batch of masks; an extra decision half the time one is offered."""
+    out = np.empty(mask.shape[0], dtype=np.int64)
+    for g, row in enumerate(mask):
+        legal = np.flatnonzero(row)
+        extras = legal[legal >= NUM_CARDS]
+        out[g] = rng.choice(extras if extras.size and rng.random() < 0.5 else legal)
+    return out
+
+
+def play_side_by_side(rules: Rules, batch: int, deals: int, seed: int, reward: str = "score", normalise: bool = False,
+                      directions=None, dealt=None, chooser=None, check_obs_every: int = 1, on_done=None) -> dict:
+    """Step the vector engine and one reference :class:`Deal` per game with the same random legal
+    actions until ``deals`` deals have ended, asserting that they agree.
+
+    Compared at every step: acting players and masks; observations (every
+    ``check_obs_every``-th step); at each deal's end, scores, rewards, the final observation
+    and the next dealer. A vector game that re-deals itself hands the reference its new deal
+    from the engine's perfect-information state. ``dealt``: ``deal_cards`` results per game;
+    ``chooser(mask, refs)``: the actions (default :func:`choose_legal`); ``on_done((step, game))``
+    at each deal's end. Returns what was seen: steps, deals, moons, phases, pass-ons, steps with
+    a Cancellation trick pending.
+    """
+    from bm_env.engine.deal import deal_cards, pass_direction_for
+    from bm_env.env.observation import features, offsets
+    from bm_env.env.rewards import deal_rewards
+    from bm_env.vector import VectorEngine
+
+    n = rules.num_players
+    rng = np.random.default_rng(seed)
+    dealers = rng.integers(n, size=batch)
+    if dealt is None:
+        dealt = [deal_cards(rules, n, int(d), rng) for d in dealers]
+    if directions is None:
+        directions = [pass_direction_for(rules, 0, rng) for _ in range(batch)]
+    refs = [Deal(rules, h, int(d), p, kitty=k) for (h, k), d, p in zip(dealt, dealers, directions)]
+    given = [given_arrays(rules, h, k) for h, k in dealt]
+    eng = VectorEngine(rules, batch, reward=reward, normalise=normalise, seed=seed, final_observations=True)
+    obs, mask, to_act = eng.reset(hands=np.array([h for h, _ in given]), dealers=dealers, pass_directions=directions,
+                                  kitty=np.array([k for _, k in given]) if rules.kitty != "none" else None)
+    seen = {"steps": 0, "deals": 0, "phases": set(), "pass_on": 0, "moons": 0, "pending": 0}
+    parts = offsets(n, features(rules))
+
+    def differing(got, want):
+        return [name for name, sl in parts.items() if not np.array_equal(got[sl], want[sl])]
+
+    while seen["deals"] < deals:
+        for i, ref in enumerate(refs):
+            where = f"game {i} step {seen['steps']} ({ref.phase})"
+            seen["phases"].add(ref.phase)
+            seen["pending"] += bool(ref.pending)
+            assert to_act[i] == ref.to_act, f"{where}: to_act"
+            assert np.array_equal(mask[i], ref.legal_mask()), \
+                f"{where}: mask {np.flatnonzero(mask[i])} vs {np.flatnonzero(ref.legal_mask())}"
+            if seen["steps"] % check_obs_every == 0:
+                want = reference_obs(ref, ref.to_act)
+                if not np.array_equal(obs[i], want):
+                    raise AssertionError(f"{where}: observation differs in {differing(obs[i], want)}")
+        actions = choose_legal(mask, rng) if chooser is None else chooser(mask, refs)
+        seen["pass_on"] += int((actions == PASS_ON).sum())
+        last = to_act.copy()
+        obs, mask, to_act, rewards, done, final = eng.step(actions)
+        seen["steps"] += 1
+        state = eng.state()
+        for i, ref in enumerate(refs):
+            ref.step(int(actions[i]))
+            assert done[i] == ref.is_over, f"game {i} step {seen['steps']}: done"
+            if not done[i]:
+                assert not rewards[i].any() and not final[i].any()
+                continue
+            seen["deals"] += 1
+            seen["moons"] += ref.moon_shot is not None
+            if on_done is not None:
+                on_done((seen["steps"], i))
+            assert tuple(final[i]) == ref.scores, f"game {i}: scores {final[i]} vs {ref.scores}"
+            want = np.float32(deal_rewards(rules, ref.scores, reward, normalise))
+            assert np.array_equal(rewards[i], want), f"game {i}: rewards {rewards[i]} vs {want}"
+            want = reference_obs(ref, int(last[i]))
+            if not np.array_equal(eng.final_obs[i], want):
+                raise AssertionError(f"game {i}: final observation differs in {differing(eng.final_obs[i], want)}")
+            refs[i] = _reference_deal(rules, state, i)
+            assert refs[i].dealer == (ref.dealer + 1) % n, f"game {i}: the next deal's dealer"
+    return seen
 
 
 def assert_rows_match(e, where: str) -> None:

@@ -13,110 +13,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env.env import observation
-from bm_env.engine.actions import PASS_ON
 from bm_env.engine.cards import NUM_CARDS
-from bm_env.engine.deal import Deal, IllegalActionError, deal_cards, pass_direction_for
-from bm_env.env.rewards import deal_rewards
+from bm_env.engine.deal import IllegalActionError, deal_cards
 from bm_env.engine.rules import make_rules
 from bm_env.vector import VectorEngine
 from bm_env.vector.extended import ExtendedEngine
 
-from kit import EXTENSIONS, ONLY_QS, reference_obs
-
-def _masks(rules, hands, kitty):
-    """Reference hands (card-id lists or masks) and kitty as the engine's given-deal arrays."""
-    if rules.decks == 1:
-        return (np.array([int(h) for h in hands], dtype=np.uint64),
-                np.uint64(sum(1 << c for c in kitty)))
-    once = [sum(1 << c for c in set(h)) for h in hands]
-    twice = [sum(1 << c for c in set(h) if list(h).count(c) == 2) for h in hands]
-    k_once, k_twice = sum(1 << c for c in set(kitty)), sum(1 << c for c in set(kitty) if kitty.count(c) == 2)
-    return np.array([once, twice], dtype=np.uint64).T, np.array([k_once, k_twice], dtype=np.uint64)
-
-
-def _reference_deal(rules, state, i):
-    """The reference deal of game ``i`` from the engine's perfect-information state."""
-    if rules.decks == 1:
-        hands = [int(h) for h in state["hands"][i]]
-        kitty = [c for c in range(NUM_CARDS) if int(state["kitty"][i]) >> c & 1] if rules.kitty != "none" else []
-    else:
-        once, twice = state["hands"][i], state["hands_twice"][i]
-        hands = [[c for c in range(NUM_CARDS) for m in (int(a), int(b)) if m >> c & 1] for a, b in zip(once, twice)]
-        kitty = [c for c in range(NUM_CARDS) for m in map(int, state["kitty"][i]) if m >> c & 1]
-    return Deal(rules, hands, int(state["dealer"][i]), str(state["pass_direction"][i]), kitty=kitty)
-
-
-def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random legal action per game; an extra decision half the time one is offered."""
-    out = np.empty(mask.shape[0], dtype=np.int64)
-    for g, row in enumerate(mask):
-        legal = np.flatnonzero(row)
-        extras = legal[legal >= NUM_CARDS]
-        out[g] = rng.choice(extras if extras.size and rng.random() < 0.5 else legal)
-    return out
-
-
-def play_side_by_side(rules, batch: int, deals: int, seed: int, reward: str = "score", normalise: bool = False,
-                      directions=None, dealt=None, chooser=None) -> dict:
-    """Step both engines until ``deals`` deals have ended, asserting agreement; returns what was seen."""
-    n = rules.num_players
-    rng = np.random.default_rng(seed)
-    dealers = rng.integers(n, size=batch)
-    if dealt is None:
-        dealt = [deal_cards(rules, n, int(d), rng) for d in dealers]
-    if directions is None:
-        directions = [pass_direction_for(rules, 0, rng) for _ in range(batch)]
-    refs = [Deal(rules, h, int(d), p, kitty=k) for (h, k), d, p in zip(dealt, dealers, directions)]
-    given = [_masks(rules, h, k) for h, k in dealt]
-    eng = VectorEngine(rules, batch, reward=reward, normalise=normalise, seed=seed, final_observations=True)
-    assert isinstance(eng, ExtendedEngine)
-    obs, mask, to_act = eng.reset(hands=np.array([h for h, _ in given]), dealers=dealers, pass_directions=directions,
-                                  kitty=np.array([k for _, k in given]) if rules.kitty != "none" else None)
-    seen = {"steps": 0, "deals": 0, "phases": set(), "pass_on": 0, "moons": 0, "pending": 0}
-    o = observation.offsets(n, observation.features(rules))
-    while seen["deals"] < deals:
-        for i, ref in enumerate(refs):
-            where = f"game {i} step {seen['steps']} ({ref.phase})"
-            seen["phases"].add(ref.phase)
-            seen["pending"] += bool(ref.pending)
-            assert to_act[i] == ref.to_act, f"{where}: to_act"
-            assert np.array_equal(mask[i], ref.legal_mask()), f"{where}: mask {np.flatnonzero(mask[i])} vs " \
-                                                               f"{np.flatnonzero(ref.legal_mask())}"
-            want = reference_obs(ref, ref.to_act)
-            if not np.array_equal(obs[i], want):
-                bad = [name for name, sl in o.items() if not np.array_equal(obs[i][sl], want[sl])]
-                raise AssertionError(f"{where}: observation differs in {bad}")
-        actions = choose(mask, rng) if chooser is None else chooser(mask, refs)
-        seen["pass_on"] += int((actions == PASS_ON).sum())
-        last = to_act.copy()
-        obs, mask, to_act, rewards, done, final = eng.step(actions)
-        seen["steps"] += 1
-        state = eng.state()
-        for i, ref in enumerate(refs):
-            ref.step(int(actions[i]))
-            assert done[i] == ref.is_over, f"game {i} step {seen['steps']}: done"
-            if not done[i]:
-                assert not rewards[i].any() and not final[i].any()
-                continue
-            seen["deals"] += 1
-            seen["moons"] += ref.moon_shot is not None
-            assert tuple(final[i]) == ref.scores, f"game {i}: scores {final[i]} vs {ref.scores}"
-            want = np.float32(deal_rewards(rules, ref.scores, reward, normalise))
-            assert np.array_equal(rewards[i], want), f"game {i}: rewards {rewards[i]} vs {want}"
-            got = eng.final_obs[i]
-            want = reference_obs(ref, int(last[i]))
-            if not np.array_equal(got, want):
-                bad = [name for name, sl in o.items() if not np.array_equal(got[sl], want[sl])]
-                raise AssertionError(f"game {i}: final observation differs in {bad}")
-            refs[i] = _reference_deal(rules, state, i)
-    return seen
-
+from kit import EXTENSIONS, ONLY_QS, choose_legal, given_arrays, play_side_by_side
 
 @pytest.mark.parametrize("case", sorted(EXTENSIONS))
 def test_extension_presets_and_options_match_the_reference(case):
     preset, n, kw = EXTENSIONS[case]
     rules = make_rules(preset, n, **kw)
+    assert isinstance(VectorEngine(rules, 1), ExtendedEngine)
     seen = play_side_by_side(rules, batch=6, deals=12, seed=len(case))
     if rules.charging:
         assert "charge" in seen["phases"]
@@ -168,7 +77,7 @@ def test_cancelled_tricks_wait_for_the_next_winner():
     rng = np.random.default_rng(2)
 
     def chooser(mask, refs):
-        out = choose(mask, rng)
+        out = choose_legal(mask, rng)
         for g, ref in enumerate(refs):
             if ref.trick and mask[g][ref.trick[-1]]:
                 out[g] = ref.trick[-1]
@@ -185,12 +94,12 @@ def test_engine_state_round_trip_continues_identically(preset, n):
     mask = a.reset()[1]
     rng = np.random.default_rng(1)
     for _ in range(100):
-        mask = a.step(choose(mask, rng))[1]
+        mask = a.step(choose_legal(mask, rng))[1]
     b = VectorEngine(rules, 8, seed=99, final_observations=True)
     b.reset()
     b.set_state(a.get_state())
     for _ in range(150):  # past deal ends: the dealt-ahead deals (hands twice, kitties) carry over
-        actions = choose(mask, rng)
+        actions = choose_legal(mask, rng)
         out = a.step(actions)
         for x, y in zip(out, b.step(actions)):
             assert np.array_equal(x, y)
@@ -224,7 +133,7 @@ def test_given_deals_with_a_kitty_are_checked():
     rules = make_rules("american_hearts", 3, kitty="first_trick")
     eng = VectorEngine(rules, 1)
     hands, kitty = deal_cards(rules, 3, 0, np.random.default_rng(0))
-    h, k = _masks(rules, hands, kitty)
+    h, k = given_arrays(rules, hands, kitty)
     with pytest.raises(ValueError, match="these rules deal a kitty of 1 cards"):
         eng.reset(hands=h[None])
     with pytest.raises(ValueError, match="game 0: hands and kitty do not deal the 3-player deck"):
