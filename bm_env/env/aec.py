@@ -57,27 +57,6 @@ _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dty
 _OTHER_SUITS_ROWS = tuple(1 - row for row in _SUIT_ROWS)
 
 
-def _card_mask(deal, hand_plane: np.ndarray) -> np.ndarray | None:
-    """The acting player's legal cards as 52 int8 cells, or None where no shortcut applies.
-
-    Most often they are the whole hand, one suit of it (following suit) or the hand less
-    one suit (no heart lead yet), and the observation row already holds the hand: copying
-    or masking that plane is several times cheaper than unpacking the bit mask.
-    """
-    legal = deal.legal
-    hand = deal.hand_of(deal.to_act)
-    if legal == hand:
-        return hand_plane.copy()
-    suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS  # of the lowest legal card
-    if legal == hand & SUIT_MASKS[suit]:
-        return hand_plane * _SUIT_ROWS[suit]
-    left_out = hand ^ legal
-    dropped = ((left_out & -left_out).bit_length() - 1) // NUM_RANKS  # of the lowest card left out
-    if legal == hand & ~SUIT_MASKS[dropped]:
-        return hand_plane * _OTHER_SUITS_ROWS[dropped]
-    return None
-
-
 def _check_choice(name: str, value: Any, allowed) -> None:
     if value not in allowed:
         raise ValueError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
@@ -374,21 +353,34 @@ class BlackMariaEnv(AECEnv):
             seat = self._seat(agent)  # raises, naming the agents
         deal = self._deal
         tracker = self._tracker
+        row = tracker.rows[seat].copy()
         if self._over or agent != self.agent_selection:  # only the player to act has legal actions
-            mask = np.zeros(self._num_actions, dtype=np.int8)
-        elif self._plain:
-            mask = _card_mask(deal, tracker.hand_planes[seat])
-            if mask is None:
-                mask = deal.legal_mask()
-        elif deal.legal >> NUM_CARDS or tracker.two_decks:
-            mask = deal.legal_mask()  # an extra decision, or a hand plane that counts copies
+            return {"observation": row, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
+        legal = deal.legal
+        if not self._plain and (legal >> NUM_CARDS or tracker.two_decks):
+            # an extra decision, or a hand plane that counts copies
+            return {"observation": row, "action_mask": deal.legal_mask()}
+        # The legal cards are most often the whole hand, one suit of it (following suit) or the
+        # hand less one suit (no heart lead yet), and the row already holds the hand: copying or
+        # masking that plane is several times cheaper than unpacking the bit mask. (Written out
+        # here, not in a helper: this runs at every decision.)
+        hand = deal.hand_of(deal.to_act)
+        plane = tracker.hand_planes[seat]
+        if legal == hand:
+            mask = plane.copy()
         else:
-            mask = _card_mask(deal, tracker.hand_planes[seat])
-            if mask is None:
-                mask = deal.legal_mask()
-            elif self._no_extras.size:
-                mask = np.concatenate((mask, self._no_extras))
-        return {"observation": tracker.rows[seat].copy(), "action_mask": mask}
+            suit = ((legal & -legal).bit_length() - 1) // NUM_RANKS  # of the lowest legal card
+            if legal == hand & SUIT_MASKS[suit]:
+                mask = plane * _SUIT_ROWS[suit]
+            else:
+                left_out = hand ^ legal
+                dropped = ((left_out & -left_out).bit_length() - 1) // NUM_RANKS  # of the lowest card left out
+                if legal != hand & ~SUIT_MASKS[dropped]:
+                    return {"observation": row, "action_mask": deal.legal_mask()}
+                mask = plane * _OTHER_SUITS_ROWS[dropped]
+        if self._no_extras.size:
+            mask = np.concatenate((mask, self._no_extras))
+        return {"observation": row, "action_mask": mask}
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.engine.infostate.InfoState`."""
