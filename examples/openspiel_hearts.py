@@ -20,11 +20,11 @@ state with no legal action.
 from __future__ import annotations
 
 import argparse
-import math
 
 import numpy as np
 import pyspiel
 
+from bm_env.evaluation.statistics import mean_ci
 from bm_env.integrations.openspiel import make_bot
 
 FAIR_SHARE = 26 / 4
@@ -75,8 +75,7 @@ def main() -> None:
                     for p in range(4)]
             points.append(play(game, chance_actions, bots)[seat])
         per_deal.append(float(np.mean(points)))
-    mean = float(np.mean(per_deal))
-    half = 1.96 * float(np.std(per_deal, ddof=1)) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
+    mean, half = mean_ci(per_deal)  # the evaluation harness's interval: over deals, Student's t
     print(f"{args.agent} against 3 x OpenSpiel {args.opponent}"
           + (f" ({args.simulations} simulations)" if args.opponent == "mcts" else "")
           + f", {args.deals} deals x 4 seats, seed {args.seed}")

@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..agents import make_agent
-from ..engine.cards import NUM_RANKS, NUM_SUITS
+from ..engine.cards import NUM_SUITS, card, rank_of, suit_of
 from ..engine.deal import DONE, PASS, Deal
 from ..engine.rules import Rules, make_rules
 from ..evaluation.play import agent_action
@@ -53,13 +53,12 @@ _DEALER = 3  # West deals, so North (0) is eldest and passes first, as in OpenSp
 def card_from_openspiel(action: int) -> int:
     """This package's card id of OpenSpiel's card (or action) id ``action``."""
     rank, suit = divmod(int(action), NUM_SUITS)
-    return suit * NUM_RANKS + rank
+    return card(rank, suit)
 
 
-def card_to_openspiel(card: int) -> int:
-    """OpenSpiel's card (and action) id of this package's card id ``card``."""
-    suit, rank = divmod(int(card), NUM_RANKS)
-    return rank * NUM_SUITS + suit
+def card_to_openspiel(c: int) -> int:
+    """OpenSpiel's card (and action) id of this package's card id ``c``."""
+    return rank_of(int(c)) * NUM_SUITS + suit_of(int(c))
 
 
 def _check_game(state: Any) -> None:
