@@ -1,7 +1,7 @@
 """Write a shipped agent's model card (checkpoints/NAME.md) and curve (NAME.png) from its run folders and evaluations.
 
     .venv/bin/python scripts/model_card.py black_maria_3p --commit 74e473b \
-        --stages runs/black_maria_3p runs/black_maria_3p_stage2 runs/black_maria_3p_stage3 \
+        --stages runs/black_maria_3p runs/black_maria_3p_stage2 \
         --eval results/final/black_maria_3p-hv1 results/final/black_maria_3p-h ...
 
 Every figure comes from the files: each stage's newest training state (decisions, wall time,
@@ -96,7 +96,7 @@ def main() -> None:
         if c.get("rule_opponent"):
             extra.append(f"`{c['rule_opponent']}` in {c['rule_share']:.0%} of the deals")
         if c.get("init_from"):
-            extra.append(f"started from `{c['init_from']}`")
+            extra.append(f"started from stage {i - 1}'s newest training state")
         lines.append(
             f"- Stage {i}: [`configs/{os.path.basename(s['dir'])}.yaml`](../configs/{os.path.basename(s['dir'])}.yaml): "
             f"{s['minutes']:.1f} minutes, {s['updates']:,} updates, {s['decisions']:,} decisions (every seat's); "
