@@ -107,6 +107,16 @@ def test_engine_state_round_trip_continues_identically(preset, n):
         mask = out[1]
 
 
+def test_engine_state_without_an_array_is_refused_naming_it():
+    rules = make_rules("cancellation", 6)
+    a = VectorEngine(rules, 4, seed=5)
+    a.reset()
+    state = a.get_state()
+    del state["arrays"]["hands_twice"]
+    with pytest.raises(ValueError, match=r"lacks the arrays \['hands_twice'\]"):
+        VectorEngine(rules, 4).set_state(state)
+
+
 def test_extra_actions_are_drawn_by_random_actions():
     eng = VectorEngine(make_rules("turbo_hearts"), 64, seed=1)
     eng.reset()

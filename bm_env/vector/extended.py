@@ -132,11 +132,11 @@ class ExtendedEngine(VectorEngine):
         if self._two:
             # The cards each seat holds, received, passed (per receiver) and played twice; the cards
             # on the trick twice (they cancel); the tricks left on the table, and how many were clean.
-            self.hands2, self.received2, self.moved2, self.sent2 = u64(n), u64(n), u64(2, n), u64(n - 1, n)
+            self.hands_twice, self.received_twice, self.moved_twice, self.sent_twice = u64(n), u64(n), u64(2, n), u64(n - 1, n)
             self.trick_twice = u64()
             self.pending_tricks, self.pending_clean = i64(), i64()
             self._STATE_ARRAYS = self._STATE_ARRAYS + (
-                "hands2", "received2", "moved2", "sent2", "trick_twice", "pending_tricks", "pending_clean")
+                "hands_twice", "received_twice", "moved_twice", "sent_twice", "trick_twice", "pending_tricks", "pending_clean")
 
     _STATE_ARRAYS = VectorEngine._STATE_ARRAYS + (
         "sent", "passed_on", "scatter_deal", "charged", "charged_word", "suits_led", "first_of_suit", "doubled",
@@ -158,8 +158,8 @@ class ExtendedEngine(VectorEngine):
         phase = self.phase.copy()
         card = np.where(c < NUM_CARDS, bit, _ZERO)  # the card that moves, if the action is one
         if self._two:  # one copy leaves: the second if held twice
-            second = self.hands2.reshape(-1)[own] & card
-            self.hands2.reshape(-1)[own] ^= second
+            second = self.hands_twice.reshape(-1)[own] & card
+            self.hands_twice.reshape(-1)[own] ^= second
             card_once = card ^ second
         else:
             card_once = card
@@ -199,7 +199,7 @@ class ExtendedEngine(VectorEngine):
         n, N = self.n, self.num_envs
         played = card if all_playing else card * playing
         if self._two:
-            self.moved2[1].reshape(-1)[own] |= self.moved[1].reshape(-1)[own] & played
+            self.moved_twice[1].reshape(-1)[own] |= self.moved[1].reshape(-1)[own] & played
             self.trick_twice |= self.trick_all & played
         self.moved[1].reshape(-1)[own] |= played
         if self._booster:  # a seat plays again to a boosted trick
@@ -247,8 +247,8 @@ class ExtendedEngine(VectorEngine):
             offset = np.where(self.scatter_deal[games], self.pick_offsets[self.picked[games]], offset)
         to = (offset - 1) * (n * N) + flat
         if self._two:
-            self.moved2[0].reshape(-1)[flat] |= self.moved[0].reshape(-1)[flat] & card
-            self.sent2.reshape(-1)[to] |= self.sent.reshape(-1)[to] & card
+            self.moved_twice[0].reshape(-1)[flat] |= self.moved[0].reshape(-1)[flat] & card
+            self.sent_twice.reshape(-1)[to] |= self.sent.reshape(-1)[to] & card
         self.moved[0].reshape(-1)[flat] |= card
         self.sent.reshape(-1)[to] |= card
         pick = c < NUM_CARDS  # else PASS_ON: no card, and the turn is over
@@ -277,7 +277,7 @@ class ExtendedEngine(VectorEngine):
         scatter = self.scatter_deal[games]
         seats = np.arange(n)[:, None]
         cols = np.arange(k)
-        sent = [self.sent[:, :, games]] + ([self.sent2[:, :, games]] if two else [])  # [r - 1, seat, game]
+        sent = [self.sent[:, :, games]] + ([self.sent_twice[:, :, games]] if two else [])  # [r - 1, seat, game]
         if scatter.any():
             for r in range(1, n):
                 got = [np.where(scatter, x[r - 1][(seats - r) % n, cols], _ZERO) for x in sent]
@@ -289,7 +289,7 @@ class ExtendedEngine(VectorEngine):
         if plain.any():
             off = self.pass_offset[games]
             on = ((self.passed_on[games] >> seats.astype(np.uint64)) & _ONE) != 0  # [seat, game]
-            picks = [self.moved[0][:, games]] + ([self.moved2[0][:, games]] if two else [])
+            picks = [self.moved[0][:, games]] + ([self.moved_twice[0][:, games]] if two else [])
             for q in range(n):
                 first = (q + off) % n
                 final = first
@@ -307,11 +307,11 @@ class ExtendedEngine(VectorEngine):
                         plane[(final - q) % n - 1, q, cols] |= np.where(moved & ~back, stack[q], _ZERO)
             self.sent[:, :, games] = sent[0]
             if two:
-                self.sent2[:, :, games] = sent[1]
+                self.sent_twice[:, :, games] = sent[1]
         self.received[:, games] = received[0]
         if two:
-            self.received2[:, games] = received[1]
-            self.hands[:, games], self.hands2[:, games] = _add_copies(self.hands[:, games], self.hands2[:, games],
+            self.received_twice[:, games] = received[1]
+            self.hands[:, games], self.hands_twice[:, games] = _add_copies(self.hands[:, games], self.hands_twice[:, games],
                                                                       received[0], received[1])
         else:
             self.hands[:, games] |= received[0]
@@ -482,8 +482,8 @@ class ExtendedEngine(VectorEngine):
             g, w = games[to_hand], winner[to_hand]
             at = w * self.num_envs + g
             if self._two:
-                hands, hands2 = self.hands.reshape(-1), self.hands2.reshape(-1)
-                hands[at], hands2[at] = _add_copies(hands[at], hands2[at], kitty[0, to_hand], kitty[1, to_hand])
+                hands, hands_twice = self.hands.reshape(-1), self.hands_twice.reshape(-1)
+                hands[at], hands_twice[at] = _add_copies(hands[at], hands_twice[at], kitty[0, to_hand], kitty[1, to_hand])
             else:
                 self.hands.reshape(-1)[at] |= kitty[0, to_hand]
             self.discards_left[g] = self.kitty_size
@@ -572,10 +572,10 @@ class ExtendedEngine(VectorEngine):
         for a in (self.sent, self.charged, self.kitty, self.discarded, self.pending):
             a[..., games] = 0
         if self._two:
-            for a in (self.received2, self.moved2, self.sent2, self.trick_twice, self.pending_tricks,
+            for a in (self.received_twice, self.moved_twice, self.sent_twice, self.trick_twice, self.pending_tricks,
                       self.pending_clean):
                 a[..., games] = 0
-            self.hands2[:, games] = rows[:, n:2 * n].T
+            self.hands_twice[:, games] = rows[:, n:2 * n].T
         for a in (self.passed_on, self.charged_word, self.suits_led, self.doubled, self.trick_all, self.boosts,
                   self.discards_left, self.tricks_won, self.first_of_suit, self.tc_charged):
             a[..., games] = 0
@@ -705,8 +705,8 @@ class ExtendedEngine(VectorEngine):
             "pending": self.pending,
         })
         if self._two:
-            s.update({"hands2": self.hands2, "received2": self.received2, "played2": self.moved2[1],
-                      "sent2": self.sent2})
+            s.update({"hands_twice": self.hands_twice, "received_twice": self.received_twice, "played_twice": self.moved_twice[1],
+                      "sent_twice": self.sent_twice})
         if games is not None:
             s = {k: v[..., games] for k, v in s.items()}
         return s
@@ -736,6 +736,6 @@ class ExtendedEngine(VectorEngine):
             "boosts": self.boosts.copy(), "moon_shooter": self.shooter.copy(),
         })
         if self._two:
-            out.update({"hands_twice": t(self.hands2), "played_twice": t(self.moved2[1]),
-                        "passed_twice": t(self.moved2[0]), "received_twice": t(self.received2)})
+            out.update({"hands_twice": t(self.hands_twice), "played_twice": t(self.moved_twice[1]),
+                        "passed_twice": t(self.moved_twice[0]), "received_twice": t(self.received_twice)})
         return out

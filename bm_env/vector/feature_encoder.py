@@ -125,8 +125,8 @@ class FeatureEncoder(Encoder):
         games = np.arange(m)
         rel_idx = np.stack([self._scratch_for(m).rel_offsets[r][me] + games for r in range(n)])
         own = rel_idx[0]
-        masks = np.concatenate([s["hands2"].reshape(-1)[own][None], s["received2"].reshape(-1)[own][None],
-                                s["played2"].reshape(-1)[rel_idx], s["sent2"].reshape(n - 1, -1)[:, own]])
+        masks = np.concatenate([s["hands_twice"].reshape(-1)[own][None], s["received_twice"].reshape(-1)[own][None],
+                                s["played_twice"].reshape(-1)[rel_idx], s["sent_twice"].reshape(n - 1, -1)[:, own]])
         plane, game = np.nonzero(masks)
         if not plane.size:
             return
