@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .rules import Rules
+from .rules import Rules, partner_of
 
 MOON_CHOICES = ("subtract", "add")
 
@@ -33,7 +33,7 @@ def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> b
 def _units(rules: Rules, n: int) -> list[tuple[int, ...]]:
     """Positions of each scoring unit: one per player, or the two partnerships (0, 2) and (1, 3)."""
     if rules.teams == "joint" and n == 4:
-        return [(0, 2), (1, 3)]
+        return [(p, partner_of(p)) for p in range(n // 2)]
     return [(p,) for p in range(n)]
 
 
