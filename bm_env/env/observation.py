@@ -46,7 +46,13 @@ def layout(num_players: int, features: tuple[str, ...] = ()) -> tuple[tuple[str,
     systems; without them the layout is the classic one, unchanged. With two decks the
     card planes hold counts (0, 1 or 2) instead of flags.
     """
-    parts = _base_layout(num_players)
+    return tuple((name, size) for name, size, _ in _parts(num_players, features))
+
+
+@lru_cache(maxsize=None)
+def _parts(num_players: int, features: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    """The parts with their meanings ``(name, size, meaning)``: each part is documented where it is defined."""
+    parts = _base_parts(num_players)
     return parts + _feature_parts(num_players, features) if features else parts
 
 
@@ -55,73 +61,87 @@ def size_for(rules: Rules) -> int:
     return size(rules.num_players, features(rules))
 
 
-def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    parts: list[tuple[str, int]] = [("extra_phase", len(EXTRA_PHASES))]
+def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    parts: list[tuple[str, int, str]] = [("extra_phase", len(EXTRA_PHASES), "one-hot: charging, kitty discard, moon choice")]
     if "two_decks" in feats:
-        parts += [("two_decks", 1), ("pending_trick_cards", NUM_CARDS)]
+        parts += [("two_decks", 1, "rule: two decks (card planes count copies: 0, 1 or 2)"),
+                  ("pending_trick_cards", NUM_CARDS, "cards of cancelled tricks left on the table for the next winner")]
     if "kitty" in feats:
-        parts += [("kitty_rule", len(KITTIES) - 1), ("kitty_to_hand", 1), ("kitty_size", 1),
-                  ("kitty_taker", n), ("kitty_cards", NUM_CARDS), ("kitty_discarded", NUM_CARDS)]
+        parts += [("kitty_rule", len(KITTIES) - 1, "rule: one-hot kitty to the first trick / first point"),
+                  ("kitty_to_hand", 1, "rule: the kitty taker adds it to their hand and discards as many"),
+                  ("kitty_size", 1, "cards in the kitty"),
+                  ("kitty_taker", n, "one-hot: seat that took the kitty"),
+                  ("kitty_cards", NUM_CARDS, "the kitty's cards (seen by its taker only)"),
+                  ("kitty_discarded", NUM_CARDS, "cards I discarded face down after taking the kitty")]
     if "scatter" in feats:
-        parts += [("scatter_deal", 1)]
+        parts += [("scatter_deal", 1, "this deal's pass is a scatter (one card to each other player)")]
     if "optional_pass" in feats:
-        parts += [("passed_on", n)]
+        parts += [("passed_on", n, "seat r passed on, unseen, the cards passed to them")]
     if "moon_choice" in feats or "sun" in feats:
-        parts += [("moon_choice", 1), ("sun_points", 2), ("moon_shooter", n)]
+        parts += [("moon_choice", 1, "rule: the shooter chooses how the moon scores"),
+                  ("sun_points", 2, "rule: total of shooting the sun (two cells; 0 = off)"),
+                  ("moon_shooter", n, "one-hot: seat that shot the moon (or sun) this deal")]
     if "queen_when_safe" in feats:
-        parts += [("queen_when_safe", 1)]
+        parts += [("queen_when_safe", 1, "rule: Q♠ must be played as soon as it is safe")]
     if "charging" in feats:
-        parts += [("charged", len(CHARGEABLE) * n)]  # seat r charged CHARGEABLE[j] at index 4r + j
+        parts += [("charged", len(CHARGEABLE) * n, "seat r charged A♥, Q♠, J♦, 10♣ (index 4r + j)")]
     if "ten_clubs_multiplier" in feats:
-        parts += [("ten_clubs_multiplier", 1)]
+        parts += [("ten_clubs_multiplier", 1, "rule: the taker of 10♣ doubles their deal score (x4 if charged)")]
     if "booster_nines" in feats:
-        parts += [("booster_nines", 1), ("boosts_owed", 1)]
+        parts += [("booster_nines", 1, "rule: a nine of the led suit adds a round to the trick"),
+                  ("boosts_owed", 1, "rounds still to be added to the current trick")]
     if "teams" in feats:
-        parts += [("team_mode", len(TEAMS) - 1), ("partner", n)]
+        parts += [("team_mode", len(TEAMS) - 1, "rule: one-hot joint or individual partnership scoring"),
+                  ("partner", n, "one-hot: my partner's seat")]
     return tuple(parts)
 
 
-def _base_layout(num_players: int) -> tuple[tuple[str, int], ...]:
+def _base_parts(num_players: int) -> tuple[tuple[str, int, str], ...]:
     """Card planes, then one-cell flags, then numbers: the vector engine writes the first two
     groups as bits that one ``np.unpackbits`` turns into cells, and the numbers after it in two
     contiguous runs (those that change within a deal, then the constant ones). The planes it
     gathers per seat alternate (played, trick card), so that each kind fills every other plane."""
     n = num_players
-    parts: list[tuple[str, int]] = [("hand", NUM_CARDS), ("received", NUM_CARDS)]
+    parts: list[tuple[str, int, str]] = [
+        ("hand", NUM_CARDS, "cards held (during passing, without the cards already picked to pass)"),
+        ("received", NUM_CARDS, "cards passed to me; empty until every player has passed"),
+    ]
     for r in range(n):
-        parts += [(f"played_by_seat{r}", NUM_CARDS), (f"trick_card_seat{r}", NUM_CARDS)]
-    parts += [(f"passed_to_seat{r}", NUM_CARDS) for r in range(1, n)]
-    parts += [("no_pass_cards", NUM_CARDS)]
+        parts += [(f"played_by_seat{r}", NUM_CARDS, "cards seat r has played this deal (the current trick included)"),
+                  (f"trick_card_seat{r}", NUM_CARDS, "the card seat r has put on the current trick")]
+    parts += [(f"passed_to_seat{r}", NUM_CARDS, "cards I passed to seat r") for r in range(1, n)]
     parts += [
-        ("phase", 2),  # passing, playing (both 0 once the deal is over)
-        ("pass_receiver", n),  # one-hot: seat r receives my pass this deal; r = 0 means hold
-        ("in_deal", n),  # seat r plays this deal (all but tie-break deals among some players)
-        ("dealer", n),
-        ("trick_leader", n),
-        ("led_suit", 4),
-        ("voids", 4 * n),  # seat r showed void in suit s at index 4r + s
-        ("hearts_broken", 1),
-        ("tie_break_deal", 1),
-        # The rules as features, so one network can learn across presets.
-        ("players_in_deal", max(MAX_PLAYERS, n) - 1),  # one-hot over 2..7 (2..n above 7 players, two decks)
-        ("trumps_hearts", 1),
-        ("lower_wins", 1),
-        ("moon", len(BASE_MOONS)),
-        ("hearts_when_broken", 1),
-        ("queen_breaks_hearts", 1),
-        ("first_trick_no_points", 1),
-        ("first_lead", len(FIRST_LEADS)),
+        ("no_pass_cards", NUM_CARDS, "rule: cards that may not be passed"),
+        ("phase", 2, "passing, playing (both 0 once the deal is over)"),
+        ("pass_receiver", n, "one-hot: the seat that receives my pass this deal (index 0: no pass)"),
+        ("in_deal", n, "seat r plays this deal (a tie-break deal among some players leaves others out)"),
+        ("dealer", n, "one-hot: the dealer's seat"),
+        ("trick_leader", n, "one-hot: who led the current trick"),
+        ("led_suit", 4, "one-hot: suit led to the current trick"),
+        ("voids", 4 * n, "seat r has shown void in suit s (index 4r + s)"),
+        ("hearts_broken", 1, "hearts have been broken"),
+        ("tie_break_deal", 1, "this is a tie-break deal among the tied players"),
+        # The rules as features, so one network can learn across presets (2..n above 7 players: two decks).
+        ("players_in_deal", max(MAX_PLAYERS, n) - 1, "rule: one-hot, players in this deal (2..7)"),
+        ("trumps_hearts", 1, "rule: hearts are trumps"),
+        ("lower_wins", 1, "rule: the lowest total wins"),
+        ("moon", len(BASE_MOONS), "rule: one-hot moon rule (off, shooter_minus, others_plus, others_plus_unless_win)"),
+        ("hearts_when_broken", 1, "rule: hearts may be led only once broken"),
+        ("queen_breaks_hearts", 1, "rule: Q♠ breaks hearts"),
+        ("first_trick_no_points", 1, "rule: no penalty cards on the first trick"),
+        ("first_lead", len(FIRST_LEADS),
+         "rule: one-hot first-lead rule (eldest_any, eldest_non_heart, lowest_club, lowest_club_any_club)"),
         # Numbers: first those that change within a deal ...
-        ("pass_count", 1),
-        ("tricks_played", 1),
-        ("points_taken", 2 * n),  # this deal, two cells per seat
+        ("pass_count", 1, "cards each player passes this deal"),
+        ("tricks_played", 1, "tricks completed this deal"),
+        ("points_taken", 2 * n, "points each seat has taken this deal (two cells each)"),
         # ... then those that change only between deals or never.
-        ("match_scores", 2 * n),
-        ("deals_played", 2),
-        ("deals_left", 2),  # fixed-length matches: deals until the end; else 0
-        ("threshold_gap", 2),  # threshold matches: threshold minus the highest total; else 0
-        ("card_values", NUM_CARDS),
-        ("clean_trick_bonus", 1),
+        ("match_scores", 2 * n, "match totals by seat (two cells each)"),
+        ("deals_played", 2, "deals counted in the match so far"),
+        ("deals_left", 2, "deals until the end of a fixed-length match (else 0)"),
+        ("threshold_gap", 2, "threshold minus the highest total in a threshold match (else 0)"),
+        ("card_values", NUM_CARDS, "rule: points each card scores for its taker"),
+        ("clean_trick_bonus", 1, "rule: points for a trick without a valued card"),
     ]
     return tuple(parts)
 
@@ -322,64 +342,6 @@ def decode(vec: np.ndarray, num_players: int, rules: Rules | None = None) -> dic
     return out
 
 
-_PART_DOCS = {
-    "hand": "cards held (during passing, without the cards already picked to pass)",
-    "passed_to_seat": "cards I passed to seat r",
-    "received": "cards passed to me; empty until every player has passed",
-    "played_by_seat": "cards seat r has played this deal (the current trick included)",
-    "trick_card_seat": "the card seat r has put on the current trick",
-    "no_pass_cards": "rule: cards that may not be passed",
-    "card_values": "rule: points each card scores for its taker",
-    "phase": "passing, playing (both 0 once the deal is over)",
-    "pass_receiver": "one-hot: the seat that receives my pass this deal (index 0: no pass)",
-    "pass_count": "cards each player passes this deal",
-    "in_deal": "seat r plays this deal (a tie-break deal among some players leaves others out)",
-    "dealer": "one-hot: the dealer's seat",
-    "trick_leader": "one-hot: who led the current trick",
-    "led_suit": "one-hot: suit led to the current trick",
-    "voids": "seat r has shown void in suit s (index 4r + s)",
-    "points_taken": "points each seat has taken this deal (two cells each)",
-    "tricks_played": "tricks completed this deal",
-    "hearts_broken": "hearts have been broken",
-    "match_scores": "match totals by seat (two cells each)",
-    "deals_played": "deals counted in the match so far",
-    "deals_left": "deals until the end of a fixed-length match (else 0)",
-    "threshold_gap": "threshold minus the highest total in a threshold match (else 0)",
-    "tie_break_deal": "this is a tie-break deal among the tied players",
-    "players_in_deal": "rule: one-hot, players in this deal (2..7)",
-    "trumps_hearts": "rule: hearts are trumps",
-    "lower_wins": "rule: the lowest total wins",
-    "clean_trick_bonus": "rule: points for a trick without a valued card",
-    "moon": "rule: one-hot moon rule (off, shooter_minus, others_plus, others_plus_unless_win)",
-    # Parts present only for rules that use the extension options.
-    "extra_phase": "one-hot: charging, kitty discard, moon choice",
-    "two_decks": "rule: two decks (card planes count copies: 0, 1 or 2)",
-    "pending_trick_cards": "cards of cancelled tricks left on the table for the next winner",
-    "kitty_rule": "rule: one-hot kitty to the first trick / first point",
-    "kitty_to_hand": "rule: the kitty taker adds it to their hand and discards as many",
-    "kitty_size": "cards in the kitty",
-    "kitty_taker": "one-hot: seat that took the kitty",
-    "kitty_cards": "the kitty's cards (seen by its taker only)",
-    "kitty_discarded": "cards I discarded face down after taking the kitty",
-    "scatter_deal": "this deal's pass is a scatter (one card to each other player)",
-    "passed_on": "seat r passed on, unseen, the cards passed to them",
-    "moon_choice": "rule: the shooter chooses how the moon scores",
-    "sun_points": "rule: total of shooting the sun (two cells; 0 = off)",
-    "moon_shooter": "one-hot: seat that shot the moon (or sun) this deal",
-    "queen_when_safe": "rule: Q♠ must be played as soon as it is safe",
-    "charged": "seat r charged A♥, Q♠, J♦, 10♣ (index 4r + j)",
-    "ten_clubs_multiplier": "rule: the taker of 10♣ doubles their deal score (x4 if charged)",
-    "booster_nines": "rule: a nine of the led suit adds a round to the trick",
-    "boosts_owed": "rounds still to be added to the current trick",
-    "team_mode": "rule: one-hot joint or individual partnership scoring",
-    "partner": "one-hot: my partner's seat",
-    "hearts_when_broken": "rule: hearts may be led only once broken",
-    "queen_breaks_hearts": "rule: Q♠ breaks hearts",
-    "first_trick_no_points": "rule: no penalty cards on the first trick",
-    "first_lead": "rule: one-hot first-lead rule (eldest_any, eldest_non_heart, lowest_club, lowest_club_any_club)",
-}
-
-
 def layout_table(num_players: int, rules: Rules | None = None) -> str:
     """The layout as a markdown table (docs/environment.md prints it, checked by tests/test_readme.py): part, cells, indices, meaning.
 
@@ -387,9 +349,10 @@ def layout_table(num_players: int, rules: Rules | None = None) -> str:
     """
     feats = features(rules) if rules is not None else ()
     rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]
-    for name, sl in offsets(num_players, feats).items():
-        doc = _PART_DOCS.get(name.rstrip("0123456789"), "")
-        rows.append(f"| `{name}` | {sl.stop - sl.start} | {sl.start}-{sl.stop - 1} | {doc} |")
+    start = 0
+    for name, width, meaning in _parts(num_players, feats):
+        rows.append(f"| `{name}` | {width} | {start}-{start + width - 1} | {meaning} |")
+        start += width
     rows.append(f"| total | {size(num_players, feats)} | | |")
     return "\n".join(rows)
 
