@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from bm_env.engine.cards import cards_of
 from bm_env.engine.infostate import information_state
 from bm_env.engine.match import Match
-from bm_env.env.observation import decode, encode, join_number, layout, layout_table, offsets, size, size_for, split_number
+from bm_env.env.observation import (decode, encode, features, join_number, layout, layout_table, offsets, size, size_for,
+                                    split_number)
 from bm_env.env.observation import main as layout_main
 from bm_env.engine.rules import MOONS, make_rules
 
@@ -34,8 +35,8 @@ def test_parts_tile_the_vector():
 def test_every_part_of_a_layout_has_its_meaning_in_the_table(name):
     rules = extension_rules(name)
     rows = layout_table(rules.num_players, rules).splitlines()[2:-1]
-    assert [row.split(" | ")[0].strip("|` ") for row in rows] == [part for part, _ in layout(rules.num_players,
-                                                                                            rules.uses_extensions)]
+    parts = [part for part, _ in layout(rules.num_players, features(rules))]
+    assert [row.split(" | ")[0].strip("|` ") for row in rows] == parts
     assert all(row.split(" | ")[3].strip("| ") for row in rows)
 
 

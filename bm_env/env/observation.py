@@ -349,10 +349,9 @@ def layout_table(num_players: int, rules: Rules | None = None) -> str:
     """
     feats = features(rules) if rules is not None else ()
     rows = ["| part | cells | indices | meaning |", "|---|---|---|---|"]
-    start = 0
+    o = offsets(num_players, feats)
     for name, width, meaning in _parts(num_players, feats):
-        rows.append(f"| `{name}` | {width} | {start}-{start + width - 1} | {meaning} |")
-        start += width
+        rows.append(f"| `{name}` | {width} | {o[name].start}-{o[name].stop - 1} | {meaning} |")
     rows.append(f"| total | {size(num_players, feats)} | | |")
     return "\n".join(rows)
 

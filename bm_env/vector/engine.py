@@ -318,10 +318,11 @@ class VectorEngine:
                              f"this engine plays {self.num_envs} games of {self.rules.to_dict()}")
         arrays = state["arrays"]
         names = list(self._STATE_ARRAYS) + (["final_obs"] if self.keep_final else [])
-        missing = [name for name in names + ["undealt"] if name not in arrays]
+        needed = names + ["undealt"]
+        missing = [name for name in needed if name not in arrays]
         if missing:
             raise ValueError(f"engine state lacks the arrays {missing} (saved by another version of the engine?); "
-                             f"this engine needs {names + ['undealt']}")
+                             f"this engine needs {needed}")
         for name in names:
             mine, saved = getattr(self, name), np.asarray(arrays[name])
             if saved.shape != mine.shape or saved.dtype != mine.dtype:

@@ -132,11 +132,12 @@ class ExtendedEngine(VectorEngine):
         if self._two:
             # The cards each seat holds, received, passed (per receiver) and played twice; the cards
             # on the trick twice (they cancel); the tricks left on the table, and how many were clean.
-            self.hands_twice, self.received_twice, self.moved_twice, self.sent_twice = u64(n), u64(n), u64(2, n), u64(n - 1, n)
+            self.hands_twice, self.received_twice = u64(n), u64(n)
+            self.moved_twice, self.sent_twice = u64(2, n), u64(n - 1, n)
             self.trick_twice = u64()
             self.pending_tricks, self.pending_clean = i64(), i64()
-            self._STATE_ARRAYS = self._STATE_ARRAYS + (
-                "hands_twice", "received_twice", "moved_twice", "sent_twice", "trick_twice", "pending_tricks", "pending_clean")
+            self._STATE_ARRAYS = self._STATE_ARRAYS + ("hands_twice", "received_twice", "moved_twice", "sent_twice",
+                                                       "trick_twice", "pending_tricks", "pending_clean")
 
     _STATE_ARRAYS = VectorEngine._STATE_ARRAYS + (
         "sent", "passed_on", "scatter_deal", "charged", "charged_word", "suits_led", "first_of_suit", "doubled",
@@ -311,8 +312,8 @@ class ExtendedEngine(VectorEngine):
         self.received[:, games] = received[0]
         if two:
             self.received_twice[:, games] = received[1]
-            self.hands[:, games], self.hands_twice[:, games] = _add_copies(self.hands[:, games], self.hands_twice[:, games],
-                                                                      received[0], received[1])
+            self.hands[:, games], self.hands_twice[:, games] = _add_copies(
+                self.hands[:, games], self.hands_twice[:, games], received[0], received[1])
         else:
             self.hands[:, games] |= received[0]
         self._after_passing(games)
@@ -483,7 +484,8 @@ class ExtendedEngine(VectorEngine):
             at = w * self.num_envs + g
             if self._two:
                 hands, hands_twice = self.hands.reshape(-1), self.hands_twice.reshape(-1)
-                hands[at], hands_twice[at] = _add_copies(hands[at], hands_twice[at], kitty[0, to_hand], kitty[1, to_hand])
+                hands[at], hands_twice[at] = _add_copies(hands[at], hands_twice[at],
+                                                         kitty[0, to_hand], kitty[1, to_hand])
             else:
                 self.hands.reshape(-1)[at] |= kitty[0, to_hand]
             self.discards_left[g] = self.kitty_size
