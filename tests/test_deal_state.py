@@ -3,8 +3,8 @@ change, and the read face hands out values a caller cannot change the deal throu
 
 ``Deal._FIXED_FIELDS``, ``_STATE_VALUES`` and ``_STATE_LISTS`` are the one list of what a deal
 holds; ``clone_deal`` copies the lists it names. These tests hold every preset's deals to that
-declaration at every decision, so a field added to the constructor or a step without being
-declared (and so perhaps shared by a clone) fails here. The declared values are plain
+declaration at every decision: the declaration is also the class's ``__slots__``, so a field
+assigned without being declared fails at once, and one declared but left unset fails here. The declared values are plain
 attributes, read-only by contract: no module outside the engine assigns one.
 """
 
@@ -28,6 +28,11 @@ DECLARED = set(FIXED) | set(VALUES) | set(LISTS)
 QUERIES = sorted(name for name, v in vars(Deal).items() if isinstance(v, property))
 PUBLIC = sorted(name for name in FIXED + VALUES if not name.startswith("_"))
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def fields_set(deal: Deal) -> set[str]:
+    """The declared fields that hold a value on ``deal``."""
+    return {name for name in Deal.__slots__ if hasattr(deal, name)}
 
 
 def deals_of(preset: str, count: int, seed: int = 0):
@@ -59,9 +64,13 @@ def state_of(deal: Deal) -> dict:
     return out
 
 
-def test_the_declaration_names_each_field_once():
+def test_the_declaration_names_each_field_once_and_is_all_a_deal_can_hold():
     names = list(FIXED) + list(VALUES) + list(LISTS)
     assert len(names) == len(set(names))
+    deal = next(deals_of("black_maria", 1))
+    assert set(Deal.__slots__) == DECLARED and not hasattr(deal, "__dict__")
+    with pytest.raises(AttributeError):
+        deal.undeclared = 1
     assert not DECLARED & set(QUERIES), "a query and a field of the same name"
     # The lists are private (a caller could change them), each read through a query of its name
     # (where passed cards went, through passed_to and received_from).
@@ -76,7 +85,7 @@ def test_every_attribute_is_declared_at_every_decision(preset):
         fixed = {name: getattr(deal, name) for name in FIXED}
 
         def check(d):
-            assert set(vars(d)) == DECLARED, f"undeclared {set(vars(d)) - DECLARED}, missing {DECLARED - set(vars(d))}"
+            assert fields_set(d) == DECLARED, f"missing {DECLARED - fields_set(d)}"
             for name in FIXED:
                 assert getattr(d, name) == fixed[name], f"{name} is declared fixed but changed"
             for name in FIXED + VALUES:
@@ -170,4 +179,4 @@ def test_a_renege_is_declared_state_too():
     deal = Deal(deal.rules, deal.dealt, deal.dealer, deal.pass_direction, on_illegal="renege_penalty")
     illegal = next(c for c in range(52) if not deal.legal >> c & 1)
     deal.step(illegal)
-    assert deal.is_over and deal.renege is not None and set(vars(deal)) == DECLARED
+    assert deal.is_over and deal.renege is not None and fields_set(deal) == DECLARED

@@ -28,6 +28,7 @@ immutable values (ints, strings, tuples): the lists stay private.
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 from typing import Sequence
 
@@ -140,8 +141,9 @@ class Deal:
     Nothing a caller gets from a deal can change it.
     """
 
-    # Every attribute of a deal is declared in exactly one of these three; a test holds the
-    # constructor and every step to them, so a new field cannot silently miss clone_deal.
+    # Every attribute of a deal is declared in exactly one of these three, and together they are
+    # its __slots__: a field assigned without being declared fails at once, so a new field cannot
+    # silently miss clone_deal.
     #: Set once by the constructor, never changed; immutable, so clones share them.
     _FIXED_FIELDS = (
         "rules",  # the Rules of the deal
@@ -204,6 +206,10 @@ class Deal:
         "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
         "_charged", "_kitty_discards",
     )
+    # Slots rather than an instance dict: the fields above and no other, and the interpreter's
+    # fast path for attribute reads and method calls on the hot path (the env reads a dozen
+    # fields per decision; docs/performance.md).
+    __slots__ = _FIXED_FIELDS + _STATE_VALUES + _STATE_LISTS
 
     def __init__(
         self,
@@ -879,11 +885,14 @@ def clone_deal(deal: Deal) -> Deal:
     :data:`Deal._STATE_LISTS` declares.
     """
     new = object.__new__(Deal)
-    state = new.__dict__
-    state.update(deal.__dict__)
-    for name in _STATE_LISTS:
-        state[name] = state[name].copy()
+    for name, value in zip(_SHARED, _read_shared(deal)):
+        setattr(new, name, value)
+    for name, value in zip(_STATE_LISTS, _read_lists(deal)):
+        setattr(new, name, value.copy())
     return new
 
 
 _STATE_LISTS = Deal._STATE_LISTS
+_SHARED = Deal._FIXED_FIELDS + Deal._STATE_VALUES  # immutable: a clone shares them
+_read_shared = operator.attrgetter(*_SHARED)
+_read_lists = operator.attrgetter(*_STATE_LISTS)

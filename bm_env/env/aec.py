@@ -149,8 +149,9 @@ class BlackMariaEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
         self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
-        # The mask's cells after the 52 cards: the extra decisions (bm_env.engine.actions) these rules use.
-        self._no_extras = np.zeros(num_actions - NUM_CARDS, dtype=np.int8)
+        # The mask's cells after the 52 cards: the extra decisions (bm_env.engine.actions) these rules
+        # use, all 0 on a card decision; None where the rules have none (observe tests it each time).
+        self._no_extras = np.zeros(num_actions - NUM_CARDS, dtype=np.int8) if num_actions > NUM_CARDS else None
         self._num_actions = num_actions
         self._rng: np.random.Generator | None = None
         self._episodes = 0
@@ -378,7 +379,7 @@ class BlackMariaEnv(AECEnv):
                 if legal != hand & ~SUIT_MASKS[dropped]:
                     return {"observation": row, "action_mask": deal.legal_mask()}
                 mask = plane * _OTHER_SUITS_ROWS[dropped]
-        if self._no_extras.size:
+        if self._no_extras is not None:
             mask = np.concatenate((mask, self._no_extras))
         return {"observation": row, "action_mask": mask}
 
