@@ -44,6 +44,11 @@ def test_malformed_spec_is_refused_with_a_message(spec, words):
         parse_spec(spec)
 
 
+def test_an_unknown_pimc_playout_is_refused_naming_the_playouts():
+    with pytest.raises(AgentSpecError, match=r"rollout='checkpoints/black_maria_3p.pt' .* \['heuristic', 'heuristic_v1', 'random'\]"):
+        make_agent("pimc:rollout=checkpoints/black_maria_3p.pt", make_rules("black_maria"), 0)
+
+
 def test_random_agent_is_seeded_and_uniform_over_legal_actions():
     mask = np.zeros(52, dtype=np.int8)
     mask[[3, 17, 40]] = 1

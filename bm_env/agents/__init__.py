@@ -10,11 +10,10 @@ the same kind that reports keep apart.
 | ``random`` | uniform over legal actions, seeded |
 | ``heuristic`` | the rule-based player of :mod:`.heuristic` |
 | ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
-| ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1``, ``random`` or a checkpoint path |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random`` |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
-Only ``policy`` (and a pimc whose playouts a checkpoint plays) needs torch, and only it
-imports torch, when one is made: random, rule-based and search agents, and the evaluation
+Only ``policy`` needs torch, and only it imports torch, when one is made: random, rule-based and search agents, and the evaluation
 harness that plays them, run without it. :mod:`.thoughts` is what an agent may say about a
 decision (an agent's optional ``explain()``, :mod:`.base`), which game records carry.
 """
@@ -38,8 +37,12 @@ _PARAMS = {
     "pimc": {"worlds": int, "rollouts": int, "rollout": str},
     "policy": {"path": str, "greedy": bool},
 }
-SPEC_FORMS = "random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=heuristic|heuristic_v1|random|PATH] | policy:PATH[,greedy=true|false]"
+SPEC_FORMS = "random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=heuristic|heuristic_v1|random] | policy:PATH[,greedy=true|false]"
 
+
+#: pimc's playout policies by the name its ``rollout`` argument takes. (A network as the playout
+#: policy was tried and dropped: one forward pass per playout step made a decision take minutes.)
+PLAYOUTS = {"heuristic": heuristic_playout, "heuristic_v1": heuristic_v1_playout, "random": random_playout}
 
 _REGISTERED: dict[str, Any] = {}
 
@@ -143,31 +146,9 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
             f"{list(rules.uses_extensions)}; use 'heuristic', 'random' or 'policy' for these rules"
         )
     rollout = params.get("rollout", "heuristic")
-    if rollout == "heuristic":
-        playout = heuristic_playout
-    elif rollout == "heuristic_v1":
-        playout = heuristic_v1_playout
-    elif rollout == "random":
-        playout = random_playout
-    else:
-        from .policy import PolicyAgent
-
-        playout = _policy_playout(PolicyAgent(rollout, rules, greedy=True, seed=seed))
-    return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), playout, seed, rollout)
-
-
-def _policy_playout(agent):
-    """A playout that lets a network play every seat, each from its own observation."""
-    from ..engine.deal import DONE
-    from ..engine.infostate import information_state
-    from ..env.observation import encode
-
-    def playout(deal, rng):
-        while deal.phase != DONE:
-            info = information_state(deal, deal.current_seat, None)
-            deal.step(agent.act(encode(info), deal.legal_mask(), info))
-
-    return playout
+    if rollout not in PLAYOUTS:
+        raise AgentSpecError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
+    return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), PLAYOUTS[rollout], seed, rollout)
 
 
 __all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "CheckpointError", "HeuristicAgent", "HeuristicV1Agent", "PimcAgent", "RandomAgent",
