@@ -13,8 +13,8 @@ the same kind that reports keep apart.
 | ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random`` |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
-Only ``policy`` needs torch, and only it imports torch, when one is made: random, rule-based and search agents, and the evaluation
-harness that plays them, run without it. :mod:`.thoughts` is what an agent may say about a
+Only ``policy`` needs torch, and only it imports torch, when one is made: random,
+rule-based and search agents, and the evaluation harness that plays them, run without it. :mod:`.thoughts` is what an agent may say about a
 decision (an agent's optional ``explain()``, :mod:`.base`), which game records carry.
 """
 
