@@ -14,8 +14,9 @@ the same kind that reports keep apart.
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
 Only ``policy`` needs torch, and only it imports torch, when one is made: random,
-rule-based and search agents, and the evaluation harness that plays them, run without it. :mod:`.thoughts` is what an agent may say about a
-decision (an agent's optional ``explain()``, :mod:`.base`), which game records carry.
+rule-based and search agents, and the evaluation harness that plays them, run without it.
+:mod:`.thoughts` is what an agent may say about a decision (an agent's optional
+``explain()``, :mod:`.base`), which game records carry.
 """
 
 from __future__ import annotations
