@@ -4,8 +4,9 @@ change, and the read face hands out values a caller cannot change the deal throu
 ``Deal._FIXED_FIELDS``, ``_STATE_VALUES`` and ``_STATE_LISTS`` are the one list of what a deal
 holds; ``clone_deal`` copies the lists it names. These tests hold every preset's deals to that
 declaration at every decision: the declaration is also the class's ``__slots__``, so a field
-assigned without being declared fails at once, and one declared but left unset fails here. The declared values are plain
-attributes, read-only by contract: no module outside the engine assigns one.
+assigned without being declared fails at once, and one declared but left unset fails here.
+The declared values are plain attributes, read-only by contract: no module outside the
+engine assigns one.
 """
 
 from __future__ import annotations

@@ -38,12 +38,13 @@ _PARAMS = {
     "pimc": {"worlds": int, "rollouts": int, "rollout": str},
     "policy": {"path": str, "greedy": bool},
 }
-SPEC_FORMS = "random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=heuristic|heuristic_v1|random] | policy:PATH[,greedy=true|false]"
-
 
 #: pimc's playout policies by the name its ``rollout`` argument takes. (A network as the playout
 #: policy was tried and dropped: one forward pass per playout step made a decision take minutes.)
 PLAYOUTS = {"heuristic": heuristic_playout, "heuristic_v1": heuristic_v1_playout, "random": random_playout}
+SPEC_FORMS = ("random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=" + "|".join(PLAYOUTS)
+              + "] | policy:PATH[,greedy=true|false]")
+
 
 _REGISTERED: dict[str, Any] = {}
 

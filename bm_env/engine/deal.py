@@ -206,9 +206,8 @@ class Deal:
         "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
         "_charged", "_kitty_discards",
     )
-    # Slots rather than an instance dict: the fields above and no other, and the interpreter's
-    # fast path for attribute reads and method calls on the hot path (the env reads a dozen
-    # fields per decision; docs/performance.md).
+    # Slots rather than an instance dict also give the interpreter's fast path for attribute reads
+    # and method calls on the hot path (the env reads a dozen fields per decision; docs/performance.md).
     __slots__ = _FIXED_FIELDS + _STATE_VALUES + _STATE_LISTS
 
     def __init__(
