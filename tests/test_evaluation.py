@@ -201,3 +201,24 @@ def test_a_policy_agent_evaluates_on_two_workers(tmp_path):
 def test_a_registered_agent_that_cannot_reach_workers_is_refused_by_name():
     with pytest.raises(ValueError, match="custom agent 'worst' cannot be sent to worker processes"):
         evaluate(BM, ["worst", "random", "random"], 2, seed=0, workers=2, progress=False)
+
+
+@pytest.mark.skipif((__import__("os").cpu_count() or 1) < 2, reason="torch's default is one thread here: nothing to cap")
+def test_a_worker_caps_torch_threads_after_its_policy_agent_imports_torch(tmp_path):
+    # A spawned worker starts without torch; the policy agent imports it, so the cap must come after.
+    import subprocess
+    import sys
+
+    import torch
+
+    from bm_env.env import observation
+    from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
+
+    path = tmp_path / "p.pt"
+    save_checkpoint(path, PolicyNet(observation.size_for(BM), BM.num_actions, (16,)), BM)
+    code = ("import sys; from bm_env.engine.rules import make_rules; from bm_env.evaluation.harness import _init; "
+            f"_init(make_rules('black_maria'), ['policy:{path}', 'heuristic', 'heuristic'], 0, 1); "
+            "import torch; assert 'torch' in sys.modules; print(torch.get_num_threads())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1"

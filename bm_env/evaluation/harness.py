@@ -85,14 +85,15 @@ def _init(rules: Rules, seating: Sequence[str], seed: int, threads: int | None =
           custom: dict[str, Any] | None = None) -> None:
     """Build the agents of a worker; ``threads`` caps torch's intra-op threads (one per worker
     process); ``custom`` holds the parent's :func:`~bm_env.agents.register_agent` factories."""
-    if threads is not None and "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(threads)
     for name, factory in (custom or {}).items():
         if name not in registered_agents():
             register_agent(name, factory)
     _W["rules"] = rules
     _W["seed"] = seed
     _W["agents"] = [make_agent(spec, rules, None) for spec in seating]
+    # After the agents: a policy agent is what imports torch in a spawned worker.
+    if threads is not None and "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(threads)
 
 
 def seat_agents(agents: Sequence, seed: int, index: int, rotation: int) -> list:
