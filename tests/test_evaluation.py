@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -175,19 +176,14 @@ def test_cli_prints_the_table(capsys, tmp_path):
     assert "| heuristic |" in out and (tmp_path / "evaluation.png").exists()
 
 
-def test_a_policy_agent_evaluates_on_two_workers(tmp_path):
+def test_a_policy_agent_evaluates_on_two_workers(policy_checkpoint):
     # Workers used to be forked after torch had started its thread pool, and hung at 0 boards.
     import subprocess
     import sys
 
     import torch
 
-    from bm_env.env import observation
-    from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
-
-    path = tmp_path / "p.pt"
-    torch.manual_seed(0)
-    save_checkpoint(path, PolicyNet(observation.size_for(BM), BM.num_actions, (16,)), BM)
+    path, _ = policy_checkpoint
     torch.ones(64, 64) @ torch.ones(64, 64)  # the parent's thread pool is running, as in a training process
     res = evaluate(BM, [f"policy:{path}", "heuristic", "heuristic"], 6, seed=0, workers=2, progress=False)
     assert res.num_boards == 6 and res.workers == 2
@@ -203,19 +199,13 @@ def test_a_registered_agent_that_cannot_reach_workers_is_refused_by_name():
         evaluate(BM, ["worst", "random", "random"], 2, seed=0, workers=2, progress=False)
 
 
-@pytest.mark.skipif((__import__("os").cpu_count() or 1) < 2, reason="torch's default is one thread here: nothing to cap")
-def test_a_worker_caps_torch_threads_after_its_policy_agent_imports_torch(tmp_path):
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="torch's default is one thread here: nothing to cap")
+def test_a_worker_caps_torch_threads_after_its_policy_agent_imports_torch(policy_checkpoint):
     # A spawned worker starts without torch; the policy agent imports it, so the cap must come after.
     import subprocess
     import sys
 
-    import torch
-
-    from bm_env.env import observation
-    from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
-
-    path = tmp_path / "p.pt"
-    save_checkpoint(path, PolicyNet(observation.size_for(BM), BM.num_actions, (16,)), BM)
+    path, _ = policy_checkpoint
     code = ("import sys; from bm_env.engine.rules import make_rules; from bm_env.evaluation.harness import _init; "
             f"_init(make_rules('black_maria'), ['policy:{path}', 'heuristic', 'heuristic'], 0, 1); "
             "import torch; assert 'torch' in sys.modules; print(torch.get_num_threads())")
