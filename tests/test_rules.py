@@ -236,6 +236,17 @@ def test_rules_are_frozen():
         r.num_players = 4  # type: ignore[misc]
 
 
+def test_equal_rules_come_back_as_one_object():
+    """The per-rules caches find their key by identity (see _MADE in rules.py)."""
+    a = make_rules("american_hearts", 4)
+    assert make_rules("american_hearts") is a
+    assert make_rules(a) is a
+    assert make_rules("american_hearts", 4, moon="shooter_minus") is a  # the preset's own value
+    other = make_rules("american_hearts", 4, moon="others_plus")
+    assert other is not a and other != a
+    assert make_rules("american_hearts", 5) is not a
+
+
 # ---------------------------------------------------------------------------
 # The extension options (Rules.uses_extensions): presets, action space, validation.
 # ---------------------------------------------------------------------------
