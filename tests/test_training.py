@@ -277,3 +277,19 @@ def test_a_minute_of_training_learns_to_beat_random_players(tmp_path):
     res = evaluate(trainer.rules, [f"policy:{tmp_path / 'latest.pt'}", "random", "random"], 50, seed=3, workers=1,
                    progress=False)
     assert res.agents[0].advantage - res.agents[0].diff_ci > 5.0
+
+
+@pytest.mark.parametrize("amx, avx512_bf16, expected", [
+    (True, False, "bf16"), (False, True, "bf16"), (False, False, "fp32"), (None, None, "fp32"),
+])
+def test_auto_precision_is_bf16_where_the_cpu_has_bf16_units(monkeypatch, amx, avx512_bf16, expected):
+    """AMX tiles or AVX-512 BF16 give bf16; neither, or a torch that cannot tell (None: no probe), fp32."""
+    from training import precision
+    for probe, has in (("_is_amx_tile_supported", amx), ("_is_avx512_bf16_supported", avx512_bf16)):
+        if has is None:
+            monkeypatch.delattr(torch.cpu, probe, raising=False)
+        else:
+            monkeypatch.setattr(torch.cpu, probe, lambda has=has: has)
+    cpu = torch.device("cpu")
+    assert precision.resolve("auto", cpu) == expected
+    assert precision.resolve("fp32", cpu) == "fp32" and precision.resolve("bf16", cpu) == "bf16"

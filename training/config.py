@@ -72,7 +72,7 @@ class TrainConfig:
     seed: int = 0  # seeds the engine, torch and the opponent draws
     torch_threads: int = 2  # intra-op threads for torch on CPU
     device: str = "cpu"  # cpu or cuda
-    precision: str = "auto"  # fp32, bf16 (matrix products under autocast), or auto: bf16 on AMX CPUs and CUDA (training.precision)
+    precision: str = "auto"  # fp32, bf16 (products under autocast), or auto: bf16 where the CPU or GPU has bf16 units (training.precision)
     ray_actors: int = 2  # with --ray: rollout actors, each playing num_envs / ray_actors games (ignored without --ray)
 
     # --- best response: train against a frozen policy (exploitability)
