@@ -72,8 +72,26 @@ class _Tables:
 
 
 @lru_cache(maxsize=64)
-def tables(rules: Rules, num_players: int) -> _Tables:
+def _tables_for(rules: Rules, num_players: int) -> _Tables:
     return _Tables(rules, num_players)
+
+
+_last_tables: tuple = (None, 0, None)  # (rules, num_players, tables) of the last call
+
+
+def tables(rules: Rules, num_players: int) -> _Tables:
+    """What the heuristic derives from ``rules`` for ``num_players``, built once per pair.
+
+    A playout asks at every decision, nearly always for the rules object of its last call:
+    an identity check finds that without hashing the rules (a Python-level ``__hash__``).
+    """
+    global _last_tables
+    last_rules, last_n, last = _last_tables
+    if rules is last_rules and num_players == last_n:
+        return last
+    t = _tables_for(rules, num_players)
+    _last_tables = (rules, num_players, t)
+    return t
 
 
 class View:
