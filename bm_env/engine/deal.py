@@ -185,6 +185,8 @@ class Deal:
         "penalty_total",  # every penalty point of the deal (every copy, the kitty's included)
         "leader",  # position that leads (or led) the trick in progress
         "led_suit",  # suit led to the trick in progress, -1 before its lead
+        "trick",  # cards of the trick in progress, from its leader (a tuple)
+        "voids",  # suits (bits 0..3) each position has shown void in (a tuple)
         "hearts_broken",  # a heart (or Q♠ where it breaks them) has been played
         "ten_clubs_taker",  # position that took 10♣ (Turbo Hearts' multiplier), else None
         "trick_len",  # cards the trick in progress takes before it is won (Booster Nines add rounds)
@@ -200,9 +202,9 @@ class Deal:
     #: Lists changed in place, of immutable items: clone_deal copies each one. Read through
     #: the queries of the same name without the underscore, as tuples.
     _STATE_LISTS = (
-        "_hands", "_hands_twice", "_played", "_voids",
+        "_hands", "_hands_twice", "_played",
         "_captured", "_penalty_taken", "_clean_tricks", "_tricks_won",
-        "_tricks", "_trick", "_pending",
+        "_tricks", "_pending",
         "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
         "_charged", "_kitty_discards",
     )
@@ -278,14 +280,14 @@ class Deal:
         self.scores: tuple[int, ...] | None = None
         self.renege: tuple[int, int, str] | None = None  # (position, card, phase) under the renege penalty
         self._played = [0] * k  # cards each position has played this deal
-        self._voids = [0] * k  # suits (bits 0..3) each position has shown void in
+        self.voids = (0,) * k
         self._captured = [0] * k  # sum of card values taken
         self._penalty_taken = [0] * k
         self._clean_tricks = [0] * k
         self._tricks_won = [0] * k
         # (leader, cards from leader, winner); winner None for a Cancellation trick left on the table
         self._tricks: list[tuple[int, tuple[int, ...], int | None]] = []
-        self._trick: list[int] = []
+        self.trick: tuple[int, ...] = ()
         self.leader = self.eldest
         self.led_suit = -1
         self.hearts_broken = False
@@ -370,20 +372,10 @@ class Deal:
         return tuple(self._played)
 
     @property
-    def voids(self) -> tuple[int, ...]:
-        """Suits (bits 0..3) each position has shown void in."""
-        return tuple(self._voids)
-
-    @property
     def tricks(self) -> tuple[tuple[int, tuple[int, ...], int | None], ...]:
         """Tricks finished, in order: ``(leader, cards from the leader, winner)``; winner None for a
         Cancellation trick left on the table."""
         return tuple(self._tricks)
-
-    @property
-    def trick(self) -> tuple[int, ...]:
-        """Cards of the trick in progress, from its leader."""
-        return tuple(self._trick)
 
     def hand_cards(self, p: int) -> list[int]:
         """Cards position ``p`` holds, ascending, a card twice when held twice."""
@@ -398,7 +390,7 @@ class Deal:
     @property
     def played_in_trick(self) -> int:
         """Cards of the trick in progress, as a mask."""
-        return mask_of(self._trick)
+        return mask_of(self.trick)
 
     # ------------------------------------------------------------------ the read face: points
 
@@ -655,7 +647,7 @@ class Deal:
             if self.rules.queen_when_safe and legal & _QS_BIT:
                 # Pagat: Q♠ must go as soon as it is safe: when discarding, or on a spade
                 # trick once A♠ or K♠ has been played to it.
-                if not follow or (self.led_suit == SPADES and mask_of(self._trick) & _HIGH_SPADES):
+                if not follow or (self.led_suit == SPADES and mask_of(self.trick) & _HIGH_SPADES):
                     legal = _QS_BIT
         return legal
 
@@ -666,15 +658,16 @@ class Deal:
         else:
             self._hands[p] ^= bit
         self._played[p] |= bit
-        trick = self._trick
+        trick = self.trick
         suit = c // NUM_RANKS
         if not trick:
             self.led_suit = suit
             if self._charging:
                 charging.note_lead(self, suit)
         elif suit != self.led_suit:
-            self._voids[p] |= 1 << self.led_suit
-        trick.append(c)
+            voids = self.voids
+            self.voids = voids[:p] + (voids[p] | 1 << self.led_suit,) + voids[p + 1:]
+        trick = self.trick = trick + (c,)
         if suit == HEARTS or (c == QUEEN_SPADES and self.rules.queen_breaks_hearts):
             # A heart can only be played as a discard or as a lead by necessity; the British rules say
             # both break hearts, so "discarded on another suit" and "any heart played" coincide.
@@ -743,7 +736,7 @@ class Deal:
                 self.ten_clubs_taker = p
 
     def _finish_trick(self) -> None:
-        trick = self._trick
+        trick = self.trick
         if self._plain_tricks:
             led = self.led_suit
             best = trick[0]  # the lead: the highest card of its suit wins (a plain loop beats max() over a generator)
@@ -755,8 +748,8 @@ class Deal:
             winner = self._trick_winner(trick)
             if self._booster:
                 booster.end_trick(self)
-        self._tricks.append((self.leader, tuple(trick), winner))
-        self._trick = []
+        self._tricks.append((self.leader, trick, winner))
+        self.trick = ()
         self.led_suit = -1
         if winner is None:  # Cancellation: every led-suit card cancelled, nobody wins the trick
             if cancellation.leave_on_table(self, trick):
