@@ -34,15 +34,13 @@ fast playouts (search players), :func:`view_from_info` from an
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..engine.actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
 from ..engine.cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
 from ..engine.deal import CHARGE, DISCARD, MOON, PASS, Deal
 from ..engine.infostate import InfoState
-from ..engine.rules import Rules, partner_of
+from ..engine.rules import Rules, partner_of, per_rules
 
 _SUIT_OF = tuple(c // NUM_RANKS for c in range(NUM_CARDS))
 _BELOW = tuple(SUIT_MASKS[c // NUM_RANKS] & ((1 << c) - 1) for c in range(NUM_CARDS))  # same suit, lower
@@ -71,27 +69,10 @@ class _Tables:
         self.deck = deck
 
 
-@lru_cache(maxsize=64)
-def _tables_for(rules: Rules, num_players: int) -> _Tables:
-    return _Tables(rules, num_players)
-
-
-_last_tables: tuple = (None, 0, None)  # (rules, num_players, tables) of the last call
-
-
+@per_rules
 def tables(rules: Rules, num_players: int) -> _Tables:
-    """What the heuristic derives from ``rules`` for ``num_players``, built once per pair.
-
-    A playout asks at every decision, nearly always for the rules object of its last call:
-    an identity check finds that without hashing the rules (a Python-level ``__hash__``).
-    """
-    global _last_tables
-    last_rules, last_n, last = _last_tables
-    if rules is last_rules and num_players == last_n:
-        return last
-    t = _tables_for(rules, num_players)
-    _last_tables = (rules, num_players, t)
-    return t
+    """What the heuristic derives from ``rules`` for ``num_players`` (asked at every decision)."""
+    return _Tables(rules, num_players)
 
 
 class View:
