@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 
 import pytest
 
@@ -245,6 +247,19 @@ def test_equal_rules_come_back_as_one_object():
     other = make_rules("american_hearts", 4, moon="others_plus")
     assert other is not a and other != a
     assert make_rules("american_hearts", 5) is not a
+
+
+def test_unpickled_rules_are_the_made_object_and_rehash():
+    """A pickle (an evaluation worker's rules) comes back as make_rules's own object; a new
+    process's copy recomputes its hash rather than carrying the sender's."""
+    a = make_rules("openspiel_hearts")
+    hash(a)
+    data = pickle.dumps(a)
+    assert b"_hash" not in data
+    assert pickle.loads(data) is a
+    built = dataclasses.replace(a)  # equal, not made by make_rules
+    assert built is not a
+    assert pickle.loads(pickle.dumps(built)) is a
 
 
 # ---------------------------------------------------------------------------

@@ -258,7 +258,7 @@ class Rules:
         # Rules key the per-rules caches that every deal consults; hashing all the fields
         # (the 52 card values among them) each time cost more than a microsecond per lookup.
         # The hash is kept on the instance once computed and left out of pickles
-        # (:meth:`__getstate__`), since string hashes differ between processes.
+        # (:meth:`__reduce__`), since string hashes differ between processes.
         try:
             return self._hash
         except AttributeError:
@@ -266,10 +266,11 @@ class Rules:
             object.__setattr__(self, "_hash", h)
             return h
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state.pop("_hash", None)
-        return state
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Unpickled rules (an evaluation worker's, a checkpoint's) come back through the same
+        # validation and interning as make_rules's (_MADE below), so they key the per-rules
+        # caches by identity too.
+        return _unpickle_rules, ({f.name: getattr(self, f.name) for f in dataclasses.fields(self)},)
 
     # --- derived facts ----------------------------------------------------------------
 
@@ -486,6 +487,11 @@ def _construct(values: dict[str, Any]) -> Rules:
     if unknown:
         raise RulesError(f"unknown rules option(s) {unknown}; allowed options: {list(OPTION_NAMES)}")
     rules = Rules(**_normalise_overrides(values))
+    return _MADE.setdefault(rules, rules)
+
+
+def _unpickle_rules(fields: dict[str, Any]) -> Rules:
+    rules = Rules(**fields)
     return _MADE.setdefault(rules, rules)
 
 
