@@ -31,6 +31,7 @@ from .cards import CLUBS, FULL_DECK, NUM_CARDS, QUEEN_SPADES, SUIT_MASKS, card_s
 
 T = TypeVar("T")
 
+
 class RulesError(ValueError):
     """A rules object or preset request that cannot be built, with the reason and the allowed values."""
 
@@ -270,7 +271,7 @@ class Rules:
         # Unpickled rules (an evaluation worker's, a checkpoint's) come back through the same
         # validation and interning as make_rules's (_MADE below), so they key the per-rules
         # caches by identity too.
-        return _unpickle_rules, ({f.name: getattr(self, f.name) for f in dataclasses.fields(self)},)
+        return _made, ({f.name: getattr(self, f.name) for f in dataclasses.fields(self)},)
 
     # --- derived facts ----------------------------------------------------------------
 
@@ -486,11 +487,11 @@ def _construct(values: dict[str, Any]) -> Rules:
     unknown = sorted(set(values) - set(OPTION_NAMES))
     if unknown:
         raise RulesError(f"unknown rules option(s) {unknown}; allowed options: {list(OPTION_NAMES)}")
-    rules = Rules(**_normalise_overrides(values))
-    return _MADE.setdefault(rules, rules)
+    return _made(_normalise_overrides(values))
 
 
-def _unpickle_rules(fields: dict[str, Any]) -> Rules:
+def _made(fields: dict[str, Any]) -> Rules:
+    """The one Rules with these field values (built, and so validated, then interned)."""
     rules = Rules(**fields)
     return _MADE.setdefault(rules, rules)
 
