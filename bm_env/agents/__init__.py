@@ -40,7 +40,8 @@ _PARAMS = {
 }
 
 #: pimc's playout policies by the name its ``rollout`` argument takes. (A network as the playout
-#: policy was tried and dropped: one forward pass per playout step made a decision take minutes.)
+#: policy was tried twice and dropped: too slow one call at a time, and weaker than the network
+#: alone when batched in the vector engine; docs/agents.md#pimc-search.)
 PLAYOUTS = {"heuristic": heuristic_playout, "heuristic_v1": heuristic_v1_playout, "random": random_playout}
 SPEC_FORMS = ("random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=" + "|".join(PLAYOUTS)
               + "] | policy:PATH[,greedy=true|false]")
