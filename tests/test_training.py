@@ -38,19 +38,21 @@ def test_short_run_evaluates_and_writes_loadable_checkpoints(tmp_path):
     assert any(f.startswith("events") for f in os.listdir(tmp_path / "tb"))
 
 
-def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
-    whole = Trainer(tiny_config(total_decisions=4 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+    not torch.cuda.is_available(), reason="torch sees no CUDA device (checked on a lent GPU: docs/training.md#speed)"))])
+def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, device):
+    whole = Trainer(tiny_config(device=device, total_decisions=4 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
     whole.run()
-    part = Trainer(tiny_config(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "b"), quiet=True)
+    part = Trainer(tiny_config(device=device, total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "b"), quiet=True)
     part.run()
     resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 4 * DECISIONS_PER_UPDATE}, quiet=True)
-    assert resumed.update_index == 2 and len(resumed.pool) == 2
+    assert resumed.update_index == 2 and len(resumed.pool) == 2 and resumed.device.type == device
     resumed.run()
     a, b = trainer_weights(whole), trainer_weights(resumed)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
-    # The runs really moved: the weights differ from the state after two updates.
+    # The runs really moved: the weights differ from the state after two updates (states load on the CPU).
     early = load_state(list_states(str(tmp_path / "b"))[0])
-    assert not torch.equal(early["actor"]["body.0.weight"], a["actor.body.0.weight"])
+    assert not torch.equal(early["actor"]["body.0.weight"], a["actor.body.0.weight"].cpu())
 
 
 def _bm_train(*args: str) -> list[str]:

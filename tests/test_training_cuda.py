@@ -1,7 +1,7 @@
 """bm-train on a CUDA device (`--device cuda`): a run that trains and evaluates there writes play
-checkpoints and training states that load on a machine without a GPU, and a resumed run gives the
-weights of an uninterrupted one. Skipped where torch sees no CUDA device (CI has none; these ran on
-a lent GPU machine, docs/training.md#speed)."""
+checkpoints and training states that load on a machine without a GPU. (Resuming on the device is
+test_training.py's resume test, run on "cuda" too.) Skipped where torch sees no CUDA device (CI has
+none; this ran on a lent GPU machine, docs/training.md#speed)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bm_env.evaluation import evaluate
 from training.state import list_states, load_state
 from training.trainer import Trainer
 
-from kit import DECISIONS_PER_UPDATE, tiny_config, trainer_weights
+from kit import DECISIONS_PER_UPDATE, tiny_config
 
 
 def test_a_cuda_run_trains_and_its_files_load_on_the_cpu(tmp_path):
@@ -36,16 +36,3 @@ def test_a_cuda_run_trains_and_its_files_load_on_the_cpu(tmp_path):
                       num_boards=1, seed=0, workers=1, progress=False)
     assert played.games == 3
 
-
-def test_a_resumed_cuda_run_gives_the_weights_of_an_uninterrupted_one(tmp_path):
-    whole = Trainer(tiny_config(device="cuda", total_decisions=4 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
-    whole.run()
-    part = Trainer(tiny_config(device="cuda", total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "b"), quiet=True)
-    part.run()
-    resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 4 * DECISIONS_PER_UPDATE}, quiet=True)
-    assert resumed.device.type == "cuda" and resumed.update_index == 2
-    resumed.run()
-    a, b = trainer_weights(whole), trainer_weights(resumed)
-    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
-    early = load_state(list_states(str(tmp_path / "b"))[0])
-    assert not torch.equal(early["actor"]["body.0.weight"].cuda(), a["actor.body.0.weight"])
