@@ -26,7 +26,7 @@ from bm_env.vector import VectorEngine
 from .ppo import Batch, ValueNet, policy_and_value, sample
 from .precision import autocast
 from .rule_opponent import rule_actions
-from .trajectories import seat_targets
+from .trajectories import SeatTargets, seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
 RULE = -2  # seating code of the rule-based player
@@ -169,13 +169,23 @@ class SelfPlay:
 
         c = self.carried
         targets = seat_targets(seat, learner, done, rewards, values, c["valid"], c["values"], gamma, lam)
+        batch = self._carry_and_batch(targets, device, obs=obs, hidden=hidden, mask=mask, actions=actions, logp=logp,
+                                      values=values)
+        mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
+        return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards), mean(rule_rewards), engine_s, forward_s)
+
+    def _carry_and_batch(self, targets: SeatTargets, device: torch.device, **steps: np.ndarray) -> Batch:
+        """The trainable decisions of the carried ones and this rollout's ``steps`` (``[T, N, ...]`` arrays by name),
+        as a batch; the seats' decisions whose deals are still on replace the carried ones."""
+        c = self.carried
+        N, n = self.N, self.n
+        obs, hidden, mask = steps["obs"], steps["hidden"], steps["mask"]
+        T, L, H, A = obs.shape[0], obs.shape[2], hidden.shape[2], mask.shape[2]
         flat = {
             "obs": np.concatenate([c["obs"].reshape(N * n, L), obs.reshape(T * N, L)]),
             "hidden": np.concatenate([c["hidden"].reshape(N * n, H), hidden.reshape(T * N, H)]),
             "mask": np.concatenate([c["mask"].reshape(N * n, A), mask.reshape(T * N, A)]),
-            "actions": np.concatenate([c["actions"].reshape(-1), actions.reshape(-1)]),
-            "logp": np.concatenate([c["logp"].reshape(-1), logp.reshape(-1)]),
-            "values": np.concatenate([c["values"].reshape(-1), values.reshape(-1)]),
+            **{key: np.concatenate([c[key].reshape(-1), steps[key].reshape(-1)]) for key in ("actions", "logp", "values")},
         }
         carry = targets.carry
         has = carry >= 0
@@ -185,12 +195,10 @@ class SelfPlay:
                                          0).astype(arr.dtype)
         take = np.flatnonzero(targets.trainable)
         tensor = lambda a: torch.from_numpy(np.ascontiguousarray(a[take])).to(device)  # noqa: E731
-        batch = Batch(obs=tensor(flat["obs"]), hidden=tensor(flat["hidden"]) if H else None,
-                      mask=tensor(flat["mask"]), actions=tensor(flat["actions"]), logp=tensor(flat["logp"]),
-                      values=tensor(flat["values"]), advantages=tensor(targets.advantages),
-                      returns=tensor(targets.returns))
-        mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
-        return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards), mean(rule_rewards), engine_s, forward_s)
+        return Batch(obs=tensor(flat["obs"]), hidden=tensor(flat["hidden"]) if H else None,
+                     mask=tensor(flat["mask"]), actions=tensor(flat["actions"]), logp=tensor(flat["logp"]),
+                     values=tensor(flat["values"]), advantages=tensor(targets.advantages),
+                     returns=tensor(targets.returns))
 
     # ------------------------------------------------------------------ checkpoints
 

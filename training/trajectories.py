@@ -33,6 +33,38 @@ class SeatTargets:
     carry: np.ndarray  # [N, n] entry index of the decision to carry into the next rollout, -1 for none
 
 
+def _deal_end_steps(done: np.ndarray) -> np.ndarray:
+    """``[N, K]``: the step at which each game's k-th deal of the rollout ended (``done [T, N]``)."""
+    N = done.shape[1]
+    done_game, done_step = np.nonzero(done.T)  # sorted by game, then step
+    first = np.searchsorted(done_game, np.arange(N))
+    k = np.arange(done_game.size) - first[done_game]
+    end_step = np.zeros((N, max(int(k.max()) + 1, 1) if k.size else 1), dtype=np.int64)
+    end_step[done_game, k] = done_step
+    return end_step
+
+
+def _gae(delta: np.ndarray, same: np.ndarray, decay: float) -> np.ndarray:
+    """GAE advantages of entries laid out trajectory by trajectory in time order.
+
+    ``same[i]``: entry ``i + 1`` continues entry ``i``'s trajectory; ``decay``: gamma * lambda.
+    The recursion runs backwards one rank (position from the trajectory's start) at a time,
+    vectorised over every trajectory.
+    """
+    m = delta.size
+    pos = np.arange(m)
+    start = np.ones(m, dtype=bool)
+    start[1:] = ~same[:-1]
+    rank = pos - np.maximum.accumulate(np.where(start, pos, 0))
+    adv = np.zeros(m)
+    for r in range(int(rank.max()) if m else -1, -1, -1):
+        at = pos[rank == r]
+        follow = same[at]
+        adv[at] = delta[at]
+        adv[at[follow]] += decay * adv[at[follow] + 1]
+    return adv
+
+
 def seat_targets(seat: np.ndarray, learner: np.ndarray, done: np.ndarray, rewards: np.ndarray,
                  values: np.ndarray, carried: np.ndarray, carried_values: np.ndarray,
                  gamma: float, lam: float) -> SeatTargets:
@@ -67,13 +99,7 @@ def seat_targets(seat: np.ndarray, learner: np.ndarray, done: np.ndarray, reward
     terminal = ended & ~same  # the seat's last decision of a finished deal: it gets the reward
     open_ = ~ended & ~same  # the seat's latest decision of a deal still on: carried
 
-    # The step at which each game's k-th deal of the rollout ended.
-    done_game, done_step = np.nonzero(done.T)  # sorted by game, then step
-    first = np.searchsorted(done_game, np.arange(N))
-    k = np.arange(done_game.size) - first[done_game]
-    end_step = np.zeros((N, max(int(k.max()) + 1, 1) if k.size else 1), dtype=np.int64)
-    end_step[done_game, k] = done_step
-
+    end_step = _deal_end_steps(done)
     reward = np.zeros(m)
     tg, ts, td = g[terminal], s[terminal], d[terminal]
     reward[terminal] = rewards[end_step[tg, td], tg, ts]
@@ -82,18 +108,7 @@ def seat_targets(seat: np.ndarray, learner: np.ndarray, done: np.ndarray, reward
     delta = reward + gamma * next_value - v
     delta[open_] = 0.0  # its own target waits for the next rollout; the decisions before bootstrap from v
 
-    # GAE backwards along each trajectory, one rank (position from the trajectory's start) at a time.
-    pos = np.arange(m)
-    start = np.ones(m, dtype=bool)
-    start[1:] = ~same[:-1]
-    rank = pos - np.maximum.accumulate(np.where(start, pos, 0))
-    adv = np.zeros(m)
-    for r in range(int(rank.max()) if m else -1, -1, -1):
-        at = pos[rank == r]
-        follow = same[at]
-        adv[at] = delta[at]
-        adv[at[follow]] += gamma * lam * adv[at[follow] + 1]
-
+    adv = _gae(delta, same, gamma * lam)
     size = P + T * N
     advantages = np.zeros(size, dtype=np.float32)
     returns = np.zeros(size, dtype=np.float32)

@@ -109,6 +109,33 @@ class InfoState:
         return tuple(sorted(c for c, m in left.items() for _ in range(max(m, 0))))
 
 
+def _own_cards(deal: Deal, pos: int | None) -> tuple[tuple, tuple, tuple, int | None]:
+    """Deal position ``pos``'s hand, the cards it passed (with their match seats), the cards it received and from whom.
+
+    A spectator (``pos`` None) holds and passed nothing.
+    """
+    if pos is None:
+        return (), (), (), None
+    seats = deal.seats
+    hand = tuple(deal.hand_cards(pos))  # during passing, the picked cards are in `passed`, not here
+    # Passing on is done in the open: once the cards move, the passer knows who got them.
+    passed = tuple((c, seats[to]) for c, to in deal.passed_to(pos))
+    sender = deal.received_from(pos)
+    received = deal.received_cards[pos] if deal.phase != PASS else ()
+    return hand, passed, received, None if sender is None else seats[sender]
+
+
+def _plays(deal: Deal) -> tuple[tuple, tuple]:
+    """Every ``(match seat, card)`` played so far in order, and those of the trick on the table."""
+    seats, k = deal.seats, deal.num_players
+    plays = []
+    for leader, cards, _ in deal.tricks:
+        plays.extend((seats[(leader + i) % k], c) for i, c in enumerate(cards))
+    current = tuple((seats[(deal.leader + i) % k], c) for i, c in enumerate(deal.trick))
+    plays.extend(current)
+    return tuple(plays), current
+
+
 def information_state(deal: Deal, seat: int, match_scores=None, deals_played: int = 0) -> InfoState:
     """The information state of match ``seat`` in ``deal`` (a seat outside a tie-break deal sees it as a spectator)."""
     n = len(match_scores) if match_scores is not None else deal.rules.num_players
@@ -123,22 +150,10 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         return tuple(out)
 
     phase = deal.phase
-    if pos is not None:
-        hand = tuple(deal.hand_cards(pos))  # during passing, the picked cards are in `passed`, not here
-        # Passing on is done in the open: once the cards move, the passer knows who got them.
-        passed = tuple((c, seats[to]) for c, to in deal.passed_to(pos))
-        sender = deal.received_from(pos)
-        received_from = None if sender is None else seats[sender]
-        received = deal.received_cards[pos] if phase != PASS else ()
-    else:
-        hand, passed, received, received_from = (), (), (), None
+    hand, passed, received, received_from = _own_cards(deal, pos)
     tricks = deal.tricks
     trick = deal.trick
-    plays = []
-    for leader, cards, _ in tricks:
-        plays.extend((seats[(leader + i) % k], c) for i, c in enumerate(cards))
-    current = tuple((seats[(deal.leader + i) % k], c) for i, c in enumerate(trick))
-    plays.extend(current)
+    plays, current = _plays(deal)
     acting = phase != DONE
     taker = deal.kitty_taker
     picks = deal.pass_picks
@@ -158,7 +173,7 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         passed=passed,
         received=received,
         received_from=received_from,
-        plays=tuple(plays),
+        plays=plays,
         tricks=tuple((seats[l], cs, None if w is None else seats[w]) for l, cs, w in tricks),
         current_trick=current,
         led_suit=deal.led_suit if trick else None,

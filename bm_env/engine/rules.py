@@ -520,6 +520,17 @@ def _fail(msg: str) -> None:
 
 
 def _validate(r: Rules) -> None:
+    """Every check of a rules object, in the order that names the first mistake a user would fix."""
+    _validate_types(r)
+    _validate_table(r)
+    _validate_passing(r)
+    _validate_cards(r)
+    _validate_extensions(r)
+    _validate_numbers(r)
+
+
+def _validate_types(r: Rules) -> None:
+    """Each option's type and, for the options with a closed set of values, its value."""
     for name, typ in _FIELD_TYPES.items():
         v = getattr(r, name)
         # bool is an int subclass; an int option given True/False is a mistake worth naming.
@@ -531,6 +542,9 @@ def _validate(r: Rules) -> None:
         if getattr(r, name) not in allowed:
             _fail(f"rules option {name}={getattr(r, name)!r} is not allowed; allowed: {list(allowed)}")
 
+
+def _validate_table(r: Rules) -> None:
+    """The decks, the player count and the deck table that deals to it."""
     n = r.num_players
     if r.decks not in (1, 2):
         _fail(f"decks={r.decks} is not allowed; allowed: 1, or 2 (Cancellation, two decks shuffled together)")
@@ -552,6 +566,10 @@ def _validate(r: Rules) -> None:
                 f"does not cover {missing} players; use tie_break 'all_players' or another deck table"
             )
 
+
+def _validate_passing(r: Rules) -> None:
+    """The pass cycle's directions, the pass counts and the cards that may not be passed."""
+    n = r.num_players
     if not r.pass_cycle:
         _fail(f"pass_cycle must name at least one direction ({DIRECTION_FORMS})")
     for d in r.pass_cycle:
@@ -580,6 +598,9 @@ def _validate(r: Rules) -> None:
         if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_CARDS:
             _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {c!r}")
 
+
+def _validate_cards(r: Rules) -> None:
+    """Card values, the first lead, the match length and the moon rule's need of penalty cards."""
     if len(r.card_values) != NUM_CARDS:
         _fail(f"card_values must be 52 ints, one per card id; got {len(r.card_values)} values")
     not_ints = [f"{card_str(c)}={x!r}" for c, x in enumerate(r.card_values)
@@ -595,8 +616,6 @@ def _validate(r: Rules) -> None:
             _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {r.exact_reset!r}")
     if r.moon != "off" and not any(v > 0 for v in r.card_values):
         _fail("a moon rule needs penalty cards (cards of positive value) to capture")
-    _validate_extensions(r)
-    _validate_numbers(r)
 
 
 def _validate_numbers(r: Rules) -> None:

@@ -85,6 +85,17 @@ class VectorEngine:
         self.reward_mode = reward
         self.normalise = normalise
         self.keep_final = final_observations
+        self._read_rules(rules)
+        self._allocate_state()
+        self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
+        self._rng = np.random.default_rng(seed)
+        self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
+        self._started = False
+
+    def _read_rules(self, rules: Rules) -> None:
+        """The tables every step looks up, computed once from the rules: card values and masks, pass
+        directions, the encoder's flag bits."""
+        n = self.n
         self.hand_size = rules.hand_size()
         self.deck = rules.deck_mask()
         values = [v if self.deck >> c & 1 else 0 for c, v in enumerate(rules.card_values)]
@@ -108,9 +119,12 @@ class VectorEngine:
         self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
         breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
         self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
-        self._g = np.arange(N)
         self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
 
+    def _allocate_state(self) -> None:
+        """Every game's state, one array per quantity (``[n, N]`` per seat, ``[N]`` per game)."""
+        n, N = self.n, self.num_envs
+        self._g = np.arange(N)
         u64 = lambda: np.zeros((n, N), dtype=np.uint64)  # noqa: E731
         self.hands, self.received, self.trick_bits = u64(), u64(), u64()
         self.moved = np.zeros((2, n, N), dtype=np.uint64)  # [0]: cards passed, [1]: cards played
@@ -139,11 +153,6 @@ class VectorEngine:
         self.dealer_leader = z()
         self.legal = np.zeros(N, dtype=np.uint64)
         self._own = z()  # flat index of the acting seat in per-seat arrays, with the legal sets
-
-        self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
-        self._rng = np.random.default_rng(seed)
-        self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
-        self._started = False
 
     # ------------------------------------------------------------------ public API
 
@@ -224,35 +233,10 @@ class VectorEngine:
         advance = playing  # games whose turn passes to the next seat
         all_passed = None
         if not all_playing:
-            # --- passing: the next seat picks once this one has picked all its cards
-            passing = ~playing
-            self.picked += passing
-            turn_over = passing & (self.picked == self.pass_count)
-            self.picked[turn_over] = 0
-            all_passed = turn_over & (nxt == self.eldest)
-            advance = playing | turn_over
+            advance, all_passed = self._passing_turns(playing, nxt)
         trick_over = None
         if all_playing or playing.any():
-            suit = _SUIT[c]
-            if all_playing:
-                self.trick_bits.reshape(-1)[own] = bit
-                leading = self.in_trick == 0
-            else:
-                self.trick_bits.reshape(-1)[own] = bit * playing
-                leading = playing & (self.in_trick == 0)
-            if leading.any():
-                self.led = np.where(leading, suit, self.led)
-                self.flag_bits |= self.encoder.led_bits[suit] * leading
-                self.dealer_leader += (me + 1) * n * leading  # lead code: leader + 1
-            renounce = suit != self.led  # never a leader's card, now that its suit is led
-            if not all_playing:
-                renounce &= playing
-            if renounce.any():
-                self.voids |= self._void_bits[me * 4 + self.led] * renounce
-            breaks = self._break_bits[c]
-            self.flag_bits |= breaks if all_playing else breaks * playing
-            self.in_trick += playing
-            trick_over = self.in_trick == n
+            trick_over = self._add_to_tricks(c, bit, me, playing, all_playing)
             advance = advance & ~trick_over
         self.to_act = np.where(advance, nxt, me)
 
@@ -269,6 +253,43 @@ class VectorEngine:
         self._compute_legal()
         obs, mask = self.encoder.encode(self._arrays())
         return obs, mask, self.to_act.copy(), rewards, done, final_scores
+
+    def _passing_turns(self, playing: np.ndarray, nxt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Count the pick of every passing game; the next seat picks once this one has picked all its cards.
+
+        Returns the games whose turn moves on (every playing one too) and those whose last seat has picked.
+        """
+        passing = ~playing
+        self.picked += passing
+        turn_over = passing & (self.picked == self.pass_count)
+        self.picked[turn_over] = 0
+        return playing | turn_over, turn_over & (nxt == self.eldest)
+
+    def _add_to_tricks(self, c: np.ndarray, bit: np.ndarray, me: np.ndarray, playing: np.ndarray,
+                       all_playing: bool) -> np.ndarray:
+        """Put the played cards ``c`` into the tricks of the ``playing`` games (the lead, shown voids, broken
+        suits); returns the games whose trick is now full."""
+        n, own = self.n, self._own
+        suit = _SUIT[c]
+        if all_playing:
+            self.trick_bits.reshape(-1)[own] = bit
+            leading = self.in_trick == 0
+        else:
+            self.trick_bits.reshape(-1)[own] = bit * playing
+            leading = playing & (self.in_trick == 0)
+        if leading.any():
+            self.led = np.where(leading, suit, self.led)
+            self.flag_bits |= self.encoder.led_bits[suit] * leading
+            self.dealer_leader += (me + 1) * n * leading  # lead code: leader + 1
+        renounce = suit != self.led  # never a leader's card, now that its suit is led
+        if not all_playing:
+            renounce &= playing
+        if renounce.any():
+            self.voids |= self._void_bits[me * 4 + self.led] * renounce
+        breaks = self._break_bits[c]
+        self.flag_bits |= breaks if all_playing else breaks * playing
+        self.in_trick += playing
+        return self.in_trick == n
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per game: the k-th set bit of the legal set, k drawn from ``rng``.
