@@ -1,6 +1,7 @@
 """Write a shipped agent's model card (checkpoints/NAME.md) and curve (NAME.png) from its run folders and evaluations.
 
     .venv/bin/python scripts/model_card.py black_maria_3p --commit 74e473b \
+        --machine "2 vCPU Intel Xeon (Sapphire Rapids), 24 GB, no GPU; torch 2.13.0+cpu" --auto-precision bf16 \
         --stages runs/black_maria_3p runs/black_maria_3p_stage2 \
         --eval results/final/black_maria_3p-hv1 results/final/black_maria_3p-h ...
 
@@ -37,8 +38,6 @@ AGENTS = {
 }
 
 
-#: How each stage's precision ran here (``auto`` is bf16 on this machine's AMX CPU; no key: before the key, fp32).
-PRECISION = {None: "fp32", "auto": "auto (bf16 here)"}
 
 
 def read_evaluations(run_dir: str) -> list[dict]:
@@ -51,6 +50,13 @@ def stage_facts(run_dir: str) -> dict:
     return {"dir": run_dir, "config": state["config"], "decisions": int(state["decisions"]),
             "minutes": float(state["seconds"]) / 60, "updates": int(state["update"]),
             "evaluations": read_evaluations(run_dir)}
+
+
+def precision_text(precision: str | None, auto_chose: str) -> str:
+    """A stage's precision as configured, with what ``auto`` chose (no key: a run from before the key, fp32)."""
+    if precision is None:
+        return "fp32"
+    return f"auto ({auto_chose} here)" if precision == "auto" else precision
 
 
 def target_text(opponent: str, advantage: float, ci: float, targets: dict) -> str:
@@ -74,6 +80,10 @@ def main() -> None:
     ap.add_argument("--stages", nargs="+", required=True, help="the run folders, first stage first")
     ap.add_argument("--eval", nargs="+", required=True, help="bm-eval --out folders of the shipped file")
     ap.add_argument("--commit", required=True, help="the commit whose code trained the last stage")
+    ap.add_argument("--machine", required=True,
+                    help="the machine that trained it, e.g. '2 vCPU AMD EPYC (Zen 3), 24 GB, no GPU; torch 2.13.0+cpu'")
+    ap.add_argument("--auto-precision", required=True, choices=["fp32", "bf16"],
+                    help="what precision 'auto' chose on that machine (training.precision)")
     ap.add_argument("--note", default="", help="a paragraph added under the training facts")
     args = ap.parse_args()
     description, targets = AGENTS[args.name]
@@ -103,14 +113,13 @@ def main() -> None:
             f"lr {c['lr']:g}{' annealed to 0 over ' + format(c['total_decisions'], ',') + ' decisions' if c['anneal_lr'] else ''}, "
             f"entropy {c['ent_coef']:g}, a pool of {c['pool_size']} snapshots in {c['pool_share']:.0%} of the deals"
             + (", " + ", ".join(extra) if extra else "") + f", {c['torch_threads']} torch thread(s), "
-            f"precision {PRECISION.get(c.get('precision'), c.get('precision'))}; "
+            f"precision {precision_text(c.get('precision'), args.auto_precision)}; "
             f"{s['decisions'] / (s['minutes'] * 60):,.0f} decisions/s on average.")
     lines += ["", f"In all **{total_m:.1f} minutes** of wall time and **{total_d:,} decisions**. Policy MLP "
               f"{stages[-1]['config']['hidden']}, separate critic {stages[-1]['config']['critic_hidden']} that also sees "
               "every hand (training only). The shipped file is the last stage's `latest.pt`.",
               f"- Code: commit `{args.commit}` of this repository.",
-              "- Machine: 2 vCPU Intel Xeon (Sapphire Rapids), 24 GB, no GPU; torch 2.13.0+cpu. Other development "
-              "work (tests, other runs) shared the two cores during training.", ""]
+              f"- Machine: {args.machine}.", ""]
     if args.note:
         lines += [args.note, ""]
     lines += [f"![training curve]({args.name}.png)", "",
