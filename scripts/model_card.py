@@ -38,8 +38,6 @@ AGENTS = {
 }
 
 
-
-
 def read_evaluations(run_dir: str) -> list[dict]:
     with open(os.path.join(run_dir, "evaluations.jsonl"), encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]

@@ -169,24 +169,19 @@ class SelfPlay:
 
         c = self.carried
         targets = seat_targets(seat, learner, done, rewards, values, c["valid"], c["values"], gamma, lam)
-        batch = self._carry_and_batch(targets, device, obs=obs, hidden=hidden, mask=mask, actions=actions, logp=logp,
-                                      values=values)
+        batch = self._carry_and_batch(targets, device, {"obs": obs, "hidden": hidden, "mask": mask, "actions": actions,
+                                                        "logp": logp, "values": values})
         mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
         return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards), mean(rule_rewards), engine_s, forward_s)
 
-    def _carry_and_batch(self, targets: SeatTargets, device: torch.device, **steps: np.ndarray) -> Batch:
+    def _carry_and_batch(self, targets: SeatTargets, device: torch.device, steps: dict[str, np.ndarray]) -> Batch:
         """The trainable decisions of the carried ones and this rollout's ``steps`` (``[T, N, ...]`` arrays by name),
         as a batch; the seats' decisions whose deals are still on replace the carried ones."""
         c = self.carried
-        N, n = self.N, self.n
-        obs, hidden, mask = steps["obs"], steps["hidden"], steps["mask"]
-        T, L, H, A = obs.shape[0], obs.shape[2], hidden.shape[2], mask.shape[2]
-        flat = {
-            "obs": np.concatenate([c["obs"].reshape(N * n, L), obs.reshape(T * N, L)]),
-            "hidden": np.concatenate([c["hidden"].reshape(N * n, H), hidden.reshape(T * N, H)]),
-            "mask": np.concatenate([c["mask"].reshape(N * n, A), mask.reshape(T * N, A)]),
-            **{key: np.concatenate([c[key].reshape(-1), steps[key].reshape(-1)]) for key in ("actions", "logp", "values")},
-        }
+        # Entry order of seat_targets: the carried decisions game by game and seat by seat, then the rollout's step by step.
+        flat = {key: np.concatenate([c[key].reshape((self.N * self.n,) + arr.shape[2:]),
+                                     arr.reshape((arr.shape[0] * arr.shape[1],) + arr.shape[2:])])
+                for key, arr in steps.items()}
         carry = targets.carry
         has = carry >= 0
         self.carried["valid"] = has
@@ -195,7 +190,7 @@ class SelfPlay:
                                          0).astype(arr.dtype)
         take = np.flatnonzero(targets.trainable)
         tensor = lambda a: torch.from_numpy(np.ascontiguousarray(a[take])).to(device)  # noqa: E731
-        return Batch(obs=tensor(flat["obs"]), hidden=tensor(flat["hidden"]) if H else None,
+        return Batch(obs=tensor(flat["obs"]), hidden=tensor(flat["hidden"]) if flat["hidden"].shape[1] else None,
                      mask=tensor(flat["mask"]), actions=tensor(flat["actions"]), logp=tensor(flat["logp"]),
                      values=tensor(flat["values"]), advantages=tensor(targets.advantages),
                      returns=tensor(targets.returns))
