@@ -72,7 +72,7 @@ def target_text(opponent: str, advantage: float, ci: float, targets: dict) -> st
     return f"{', '.join(parts)}: {'met' if met else 'NOT met'}"
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("name", choices=sorted(AGENTS))
     ap.add_argument("--stages", nargs="+", required=True, help="the run folders, first stage first")
@@ -83,7 +83,40 @@ def main() -> None:
     ap.add_argument("--auto-precision", required=True, choices=["fp32", "bf16"],
                     help="what precision 'auto' chose on that machine (training.precision)")
     ap.add_argument("--note", default="", help="a paragraph added under the training facts")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def stage_line(i: int, s: dict, auto_precision: str) -> str:
+    """The card's line for stage ``i``: its config, time, decisions and settings."""
+    c = s["config"]
+    name = os.path.basename(s["dir"])
+    extra = []
+    if c.get("rule_opponent"):
+        extra.append(f"`{c['rule_opponent']}` in {c['rule_share']:.0%} of the deals")
+    if c.get("init_from"):
+        extra.append(f"started from stage {i - 1}'s newest training state")
+    return (
+        f"- Stage {i}: [`configs/{name}.yaml`](../configs/{name}.yaml): "
+        f"{s['minutes']:.1f} minutes, {s['updates']:,} updates, {s['decisions']:,} decisions (every seat's); "
+        f"lr {c['lr']:g}{' annealed to 0 over ' + format(c['total_decisions'], ',') + ' decisions' if c['anneal_lr'] else ''}, "
+        f"entropy {c['ent_coef']:g}, a pool of {c['pool_size']} snapshots in {c['pool_share']:.0%} of the deals"
+        + (", " + ", ".join(extra) if extra else "") + f", {c['torch_threads']} torch thread(s), "
+        f"precision {precision_text(c.get('precision'), auto_precision)}; "
+        f"{s['decisions'] / (s['minutes'] * 60):,.0f} decisions/s on average.")
+
+
+def evaluation_row(folder: str, n_opp: int, targets) -> str:
+    """The evaluation table's row of one ``bm-eval --out`` folder."""
+    with open(os.path.join(folder, "evaluation.json"), encoding="utf-8") as f:
+        d = json.load(f)
+    me, opponent = d["agents"][0], d["agents"][1]["spec"] if "spec" in d["agents"][1] else d["seating"][1]
+    return (f"| {n_opp} × {opponent} | {d['num_boards']:,} | {me['mean']:.2f} ± {me['ci']:.2f} | "
+            f"{d['fair_share']:.2f} | **{me['advantage']:+.2f} ± {me['diff_ci']:.2f}** | "
+            f"{target_text(opponent, me['advantage'], me['diff_ci'], targets)} |")
+
+
+def main() -> None:
+    args = parse_args()
     description, targets = AGENTS[args.name]
     stages = [stage_facts(d) for d in args.stages]
     preset = stages[0]["config"]["preset"]
@@ -96,23 +129,9 @@ def main() -> None:
     for s in stages:
         lines.append(f"bm-train --config configs/{os.path.basename(s['dir'])}.yaml --run-dir {s['dir']} --quiet")
     lines += ["```", ""]
+    lines += [stage_line(i, s, args.auto_precision) for i, s in enumerate(stages, 1)]
     total_d = sum(s["decisions"] for s in stages)
     total_m = sum(s["minutes"] for s in stages)
-    for i, s in enumerate(stages, 1):
-        c = s["config"]
-        extra = []
-        if c.get("rule_opponent"):
-            extra.append(f"`{c['rule_opponent']}` in {c['rule_share']:.0%} of the deals")
-        if c.get("init_from"):
-            extra.append(f"started from stage {i - 1}'s newest training state")
-        lines.append(
-            f"- Stage {i}: [`configs/{os.path.basename(s['dir'])}.yaml`](../configs/{os.path.basename(s['dir'])}.yaml): "
-            f"{s['minutes']:.1f} minutes, {s['updates']:,} updates, {s['decisions']:,} decisions (every seat's); "
-            f"lr {c['lr']:g}{' annealed to 0 over ' + format(c['total_decisions'], ',') + ' decisions' if c['anneal_lr'] else ''}, "
-            f"entropy {c['ent_coef']:g}, a pool of {c['pool_size']} snapshots in {c['pool_share']:.0%} of the deals"
-            + (", " + ", ".join(extra) if extra else "") + f", {c['torch_threads']} torch thread(s), "
-            f"precision {precision_text(c.get('precision'), args.auto_precision)}; "
-            f"{s['decisions'] / (s['minutes'] * 60):,.0f} decisions/s on average.")
     lines += ["", f"In all **{total_m:.1f} minutes** of wall time and **{total_d:,} decisions**. Policy MLP "
               f"{stages[-1]['config']['hidden']}, separate critic {stages[-1]['config']['critic_hidden']} that also sees "
               "every hand (training only). The shipped file is the last stage's `latest.pt`.",
@@ -129,13 +148,7 @@ def main() -> None:
               "deal better than the fair share (positive is better), with its 95% interval over boards.", "",
               "| opponents | boards | agent's mean score/deal | fair share | better by | the issue's target |",
               "|---|---:|---:|---:|---:|---|"]
-    for folder in args.eval:
-        with open(os.path.join(folder, "evaluation.json"), encoding="utf-8") as f:
-            d = json.load(f)
-        me, opponent = d["agents"][0], d["agents"][1]["spec"] if "spec" in d["agents"][1] else d["seating"][1]
-        lines.append(f"| {n_opp} × {opponent} | {d['num_boards']:,} | {me['mean']:.2f} ± {me['ci']:.2f} | "
-                     f"{d['fair_share']:.2f} | **{me['advantage']:+.2f} ± {me['diff_ci']:.2f}** | "
-                     f"{target_text(opponent, me['advantage'], me['diff_ci'], targets)} |")
+    lines += [evaluation_row(folder, n_opp, targets) for folder in args.eval]
     lines.append("")
     out = os.path.join("checkpoints", f"{args.name}.md")
     with open(out, "w", encoding="utf-8") as f:
@@ -146,7 +159,6 @@ def main() -> None:
         offset += s["decisions"]
     plot_curve(curve, os.path.join("checkpoints", f"{args.name}.png"), f"{args.name}: every stage")
     print(f"wrote {out} and checkpoints/{args.name}.png")
-
 
 if __name__ == "__main__":
     main()

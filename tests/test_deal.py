@@ -1,4 +1,4 @@
-"""The deal (bm_env/deal.py) under each classic preset, scripted: given hands, every card played written
+"""The deal (bm_env/engine/deal.py) under each classic preset, scripted: given hands, every card played written
 out, tricks and scores worked out by hand; and the deal's refusals of bad hands and actions.
 
 Each deal is chosen to exercise what makes a preset different. Hands are by position;

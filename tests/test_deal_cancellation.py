@@ -1,4 +1,5 @@
-"""Cancellation Hearts (bm_env/deal_cancellation.py; seeds 000, 003): two decks, identical cards in a trick cancel, a kitty.
+"""Cancellation Hearts (bm_env/engine/deal_cancellation.py): two decks, identical cards in a trick
+cancel, a kitty; from the Black Maria guide and the Hearts page (docs/rules.md).
 
 Every expectation below is worked out by hand from the rule text: "The trick is taken by the
 highest card of the suit led which is not duplicated. If all the cards played of the suit

@@ -1,4 +1,4 @@
-"""The deal's scores (bm_env/scoring.py and the deal's moon decision): the shooter's choice, shooting the
+"""The deal's scores (bm_env/engine/scoring.py and the deal's moon decision): the shooter's choice, shooting the
 sun, and partnerships.
 
 Most deals are kit.SWEEP: P0 takes every trick and every point (the moon and the sun).

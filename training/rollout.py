@@ -145,11 +145,7 @@ class SelfPlay:
             logits, value = policy_and_value(actor, critic, x, h, self.precision)
             act, lp = sample(masked_logits(logits, legal), generator)
             values[t] = value.cpu().numpy()
-            for k in np.unique(who[who >= 0]):
-                sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
-                with autocast(self.precision, device):
-                    snapshot_logits = pool[k](x[sel]).float()
-                act[sel], _ = sample(masked_logits(snapshot_logits, legal[sel]), generator)
+            self._opponents_act(act, who, x, legal, pool, generator, device)
             actions[t], logp[t] = act.cpu().numpy(), lp.cpu().numpy()
             ruled = np.flatnonzero(who == RULE)
             if ruled.size:
@@ -158,10 +154,7 @@ class SelfPlay:
             self.obs, self.mask, _, rewards[t], done[t], _ = self.engine.step(actions[t])
             ended = np.flatnonzero(done[t])
             if ended.size:
-                cast = self.seating[ended]
-                for kind, into in (((cast >= 0).any(axis=1), pool_rewards), ((cast == RULE).any(axis=1), rule_rewards)):
-                    if kind.any():
-                        into.append(rewards[t, ended[kind]][cast[kind] == LEARNER])
+                self._end_deals(ended, rewards[t], pool_rewards, rule_rewards)
                 self.draw_seatings(ended, rng, len(pool), pool_share)
             t2 = time.perf_counter()
             forward_s += t1 - t0
@@ -173,6 +166,23 @@ class SelfPlay:
                                                         "logp": logp, "values": values})
         mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
         return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards), mean(rule_rewards), engine_s, forward_s)
+
+    def _opponents_act(self, act: torch.Tensor, who: np.ndarray, x: torch.Tensor, legal: torch.Tensor,
+                       pool: list[PolicyNet], generator: torch.Generator, device: torch.device) -> None:
+        """Overwrite ``act`` where a pool snapshot holds the acting seat, with that snapshot's sampled choice."""
+        for k in np.unique(who[who >= 0]):
+            sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
+            with autocast(self.precision, device):
+                snapshot_logits = pool[k](x[sel]).float()
+            act[sel], _ = sample(masked_logits(snapshot_logits, legal[sel]), generator)
+
+    def _end_deals(self, ended: np.ndarray, rewards: np.ndarray, pool_rewards: list[np.ndarray],
+                   rule_rewards: list[np.ndarray]) -> None:
+        """Collect the learner's deal-end rewards of the ``ended`` games that were pool or rule-based deals."""
+        cast = self.seating[ended]
+        for kind, into in (((cast >= 0).any(axis=1), pool_rewards), ((cast == RULE).any(axis=1), rule_rewards)):
+            if kind.any():
+                into.append(rewards[ended[kind]][cast[kind] == LEARNER])
 
     def _carry_and_batch(self, targets: SeatTargets, device: torch.device, steps: dict[str, np.ndarray]) -> Batch:
         """The trainable decisions of the carried ones and this rollout's ``steps`` (``[T, N, ...]`` arrays by name),

@@ -534,7 +534,8 @@ class Deal:
                f"legal: {sep.join(action_str(c) for c in legal)}")
         if self.on_illegal == "raise":
             raise IllegalActionError(msg)
-        # Seed 000's renege penalty: the offender takes every penalty point of the deal, the deal ends.
+        # The Black Maria guide's renege penalty (docs/rules.md): the offender takes every penalty point
+        # of the deal, the deal ends.
         # It answers an illegal action in every decision (a charge, a discard, a moon choice too).
         self.renege = (p, action, self.phase)
         if self.rules.lower_wins:

@@ -97,33 +97,8 @@ def deal_scores(
     unit_pen = [sum(penalty_taken[p] for p in u) for u in units]
     shot = moon_shooter(rules, penalty_taken, penalty_total, tricks_won)
     if shot is not None:
-        shooter, total = shot
-        s = next(i for i, u in enumerate(units) if shooter in u)
-        m = len(units)
-        bonus = [unit_scores[i] - unit_pen[i] for i in range(m)]  # what is left once penalty cards are removed
-        minus = [bonus[i] - (total if i == s else 0) for i in range(m)]
-        plus = [bonus[i] + (total if i != s else 0) for i in range(m)]
-        if rules.moon == "shooter_minus":
-            unit_scores = minus
-        elif rules.moon == "others_plus":
-            unit_scores = plus
-        elif rules.moon == "shooter_choice":
-            if moon_choice not in MOON_CHOICES:
-                raise ValueError(
-                    f"player at position {shooter} shot the moon; moon_choice must be one of {list(MOON_CHOICES)}, "
-                    f"got {moon_choice!r}"
-                )
-            unit_scores = minus if moon_choice == "subtract" else plus
-        else:
-            # others_plus_unless_win: adding to the others must not end the match with one of them winning.
-            before = totals_before if totals_before is not None else (0,) * n
-            unit_of = {p: i for i, u in enumerate(units) for p in u}
-            after = [before[p] + plus[unit_of[p]] for p in range(n)]
-            unit_scores = plus
-            if match_would_end(rules, after, deals_before + 1):
-                best = min(after)
-                if after[shooter] != best:
-                    unit_scores = minus
+        before = totals_before if totals_before is not None else (0,) * n
+        unit_scores = _moon_unit_scores(rules, units, unit_scores, unit_pen, shot, before, deals_before, moon_choice)
     if multipliers is not None:
         unit_scores = [x * _prod(multipliers[p] for p in u) for x, u in zip(unit_scores, units)]
     scores = [0] * n
@@ -131,6 +106,42 @@ def deal_scores(
         for p in u:
             scores[p] = x
     return tuple(scores)
+
+
+def _moon_unit_scores(
+    rules: Rules,
+    units: list[tuple[int, ...]],
+    unit_scores: list[int],
+    unit_pen: list[int],
+    shot: tuple[int, int],
+    totals_before: Sequence[int],
+    deals_before: int,
+    moon_choice: str | None,
+) -> list[int]:
+    """The units' deal scores once ``shot`` (shooter, penalty total) is scored under ``rules.moon``."""
+    shooter, total = shot
+    s = next(i for i, u in enumerate(units) if shooter in u)
+    m = len(units)
+    bonus = [unit_scores[i] - unit_pen[i] for i in range(m)]  # what is left once penalty cards are removed
+    minus = [bonus[i] - (total if i == s else 0) for i in range(m)]
+    plus = [bonus[i] + (total if i != s else 0) for i in range(m)]
+    if rules.moon == "shooter_minus":
+        return minus
+    if rules.moon == "others_plus":
+        return plus
+    if rules.moon == "shooter_choice":
+        if moon_choice not in MOON_CHOICES:
+            raise ValueError(
+                f"player at position {shooter} shot the moon; moon_choice must be one of {list(MOON_CHOICES)}, "
+                f"got {moon_choice!r}"
+            )
+        return minus if moon_choice == "subtract" else plus
+    # others_plus_unless_win: adding to the others must not end the match with one of them winning.
+    unit_of = {p: i for i, u in enumerate(units) for p in u}
+    after = [totals_before[p] + plus[unit_of[p]] for p in range(len(totals_before))]
+    if match_would_end(rules, after, deals_before + 1) and after[shooter] != min(after):
+        return minus
+    return plus
 
 
 def _prod(values) -> int:

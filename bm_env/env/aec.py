@@ -85,6 +85,32 @@ def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
     return mask
 
 
+
+def _checked_rules(rules: str | Rules, num_players: int | None, rule_overrides: dict[str, Any]) -> Rules:
+    """The env's rules, refusing a keyword that is neither an env argument nor a rules option."""
+    unknown = sorted(k for k in rule_overrides if k not in OPTION_NAMES)
+    if unknown:
+        raise ValueError(
+            f"unknown keyword argument(s) {unknown}; allowed: {list(ENV_KWARGS)} "
+            f"and the rules options {list(OPTION_NAMES)}"
+        )
+    if not isinstance(rules, (str, Rules)):
+        raise ValueError(f"rules must be a preset name or a Rules object, got {type(rules).__name__}")
+    return make_rules(rules, num_players, **rule_overrides)
+
+
+def _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat, n: int) -> None:
+    """Refuse an env argument outside its allowed values, naming it and them."""
+    _check_choice("episode", episode, EPISODES)
+    _check_choice("reward", reward, REWARD_MODES)
+    _check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+    if render_mode is not None:
+        _check_choice("render_mode", render_mode, RENDER_MODES)
+    if not isinstance(reward_normalise, bool):
+        raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
+    if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
+        raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
+
 class BlackMariaEnv(AECEnv):
     """Black Maria and the Hearts family as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -106,30 +132,14 @@ class BlackMariaEnv(AECEnv):
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
-        unknown = sorted(k for k in rule_overrides if k not in OPTION_NAMES)
-        if unknown:
-            raise ValueError(
-                f"unknown keyword argument(s) {unknown}; allowed: {list(ENV_KWARGS)} "
-                f"and the rules options {list(OPTION_NAMES)}"
-            )
-        if not isinstance(rules, (str, Rules)):
-            raise ValueError(f"rules must be a preset name or a Rules object, got {type(rules).__name__}")
-        self.rules = make_rules(rules, num_players, **rule_overrides)
-        _check_choice("episode", episode, EPISODES)
-        _check_choice("reward", reward, REWARD_MODES)
-        _check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
-        if render_mode is not None:
-            _check_choice("render_mode", render_mode, RENDER_MODES)
-        if not isinstance(reward_normalise, bool):
-            raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
+        self.rules = _checked_rules(rules, num_players, rule_overrides)
         n = self.rules.num_players
+        _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat, n)
         # Rules with extension options (extra phases, two decks, teams...) keep their extra parts
         # with the FeatureTracker; the classic presets need only the plain tracker's few events.
         # Only those options add decisions beyond the 52 cards, which the plain path relies on.
         self._plain = not self.rules.uses_extensions
         assert not self._plain or self.rules.num_actions == NUM_CARDS
-        if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
-            raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
         self.episode = episode
         self.reward_mode = reward
         self.reward_normalise = reward_normalise
@@ -140,6 +150,16 @@ class BlackMariaEnv(AECEnv):
 
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self._make_spaces()
+        self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
+        self._rng: np.random.Generator | None = None
+        self._episodes = 0
+        self._first_dealer = 0
+        self.layout_version = LAYOUT_VERSION
+
+    def _make_spaces(self) -> None:
+        """Every agent's observation and action space, and the state() space."""
+        n = self.rules.num_players
         num_actions = self.rules.num_actions
         obs_space = spaces.Dict({
             "observation": spaces.Box(-128, 127, (size_for(self.rules),), np.int8),
@@ -148,15 +168,10 @@ class BlackMariaEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-128, 127, (2 * n * NUM_CARDS + n + size_for(self.rules),), np.int8)
-        self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
         # The mask's cells after the 52 cards: the extra decisions (bm_env.engine.actions) these rules
         # use, all 0 on a card decision; None where the rules have none (observe tests it each time).
         self._no_extras = np.zeros(num_actions - NUM_CARDS, dtype=np.int8) if num_actions > NUM_CARDS else None
         self._num_actions = num_actions
-        self._rng: np.random.Generator | None = None
-        self._episodes = 0
-        self._first_dealer = 0
-        self.layout_version = LAYOUT_VERSION
 
     # ------------------------------------------------------------------ spaces
 

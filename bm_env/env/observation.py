@@ -248,21 +248,7 @@ def encode(info: InfoState) -> np.ndarray:
     for s, c in info.current_trick:
         vec[o[f"trick_card_seat{rel(s)}"].start + c] += 1
     encode_rules(vec, rules, len(info.seats))
-    if info.phase == "pass":
-        vec[o["phase"].start] = 1
-    elif info.phase == "play":
-        vec[o["phase"].start + 1] = 1
-    k = len(info.seats)
-    if info.pass_count and info.pass_direction == SCATTER:
-        for r in range(1, k):
-            vec[o["pass_receiver"].start + rel(info.seats[((info.seats.index(me) if me in info.seats else 0) + r) % k])] = 1
-    elif info.pass_count:
-        pos = info.seats.index(me) if me in info.seats else 0
-        receiver = info.seats[(pos + direction_offset(info.pass_direction, k)) % k]
-        vec[o["pass_receiver"].start + rel(receiver)] = 1
-    else:
-        vec[o["pass_receiver"].start] = 1
-    vec[o["pass_count"].start] = info.pass_count
+    _encode_phase_and_pass(vec, o, info, rel)
     for s in info.seats:
         vec[o["in_deal"].start + rel(s)] = 1
     vec[o["dealer"].start + rel(info.dealer)] = 1
@@ -287,6 +273,26 @@ def encode(info: InfoState) -> np.ndarray:
     if feats:
         _encode_state_features(vec, o, info, feats, rel)
     return vec
+
+
+def _encode_phase_and_pass(vec: np.ndarray, o: dict[str, slice], info: InfoState, rel) -> None:
+    """The phase flags and this deal's pass: who receives my cards (index 0: no pass) and how many."""
+    me = info.seat
+    if info.phase == "pass":
+        vec[o["phase"].start] = 1
+    elif info.phase == "play":
+        vec[o["phase"].start + 1] = 1
+    k = len(info.seats)
+    pos = info.seats.index(me) if me in info.seats else 0
+    if not info.pass_count:
+        vec[o["pass_receiver"].start] = 1
+    elif info.pass_direction == SCATTER:
+        for r in range(1, k):
+            vec[o["pass_receiver"].start + rel(info.seats[(pos + r) % k])] = 1
+    else:
+        receiver = info.seats[(pos + direction_offset(info.pass_direction, k)) % k]
+        vec[o["pass_receiver"].start + rel(receiver)] = 1
+    vec[o["pass_count"].start] = info.pass_count
 
 
 def _encode_state_features(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats, rel) -> None:

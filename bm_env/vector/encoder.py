@@ -102,6 +102,22 @@ class Encoder:
         assert o["no_pass_cards"].stop == 52 * self.planes
         self.no_pass = np.uint64(sum(1 << c for c, x in enumerate(row[o["no_pass_cards"]]) if x))
 
+        self._lay_out_flags(o, row)
+
+        # Numbers: those that change within a deal (pass count, tricks, points), then the constant run.
+        self.numbers = slice(o["pass_count"].start, o["points_taken"].stop)
+        assert o["tricks_played"].start == self.numbers.start + 1 and o["points_taken"].start == self.numbers.start + 2
+        self.constants = slice(o["match_scores"].start, self.size)
+        self.constant_values = row[self.constants]
+
+        # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size).
+        self.rel_seat = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
+        self.receivers = np.arange(1, n)[:, None]
+        self._scratch: _Scratch | None = None
+
+    def _lay_out_flags(self, o: dict[str, slice], row: np.ndarray) -> None:
+        """Where the flag cells go in the packed row, and the bit patterns the engine's codes look up."""
+        n = self.n
         # The flags, phase to first_lead, go in one or two 64-bit words stored from the byte
         # where they start (its low bits belong to the no-pass plane: constant too).
         first, last = o["phase"].start, o["first_lead"].stop
@@ -144,17 +160,6 @@ class Encoder:
         self.void_shift = np.uint64(bit("voids", 0) - start)
         self.void_mask = np.uint64((1 << 4 * n) - 1)
         self.void_rotation = np.arange(0, 4 * n, 4, dtype=np.uint64)  # by observer: the engine's doubled void word
-
-        # Numbers: those that change within a deal (pass count, tricks, points), then the constant run.
-        self.numbers = slice(o["pass_count"].start, o["points_taken"].stop)
-        assert o["tricks_played"].start == self.numbers.start + 1 and o["points_taken"].start == self.numbers.start + 2
-        self.constants = slice(o["match_scores"].start, self.size)
-        self.constant_values = row[self.constants]
-
-        # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size).
-        self.rel_seat = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
-        self.receivers = np.arange(1, n)[:, None]
-        self._scratch: _Scratch | None = None
 
     def _scratch_for(self, m: int) -> _Scratch:
         """Packed rows for ``m`` games, kept for the next call of the same size (the whole batch)."""
