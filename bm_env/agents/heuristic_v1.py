@@ -214,44 +214,13 @@ def _winner(trick, trumps: bool) -> int:
     return best
 
 
-def play_score(v: View, c: int) -> float:
-    """Estimated cost of playing ``c`` now (lower is better), from this seat's knowledge."""
+def _cost_if_it_wins(v: View, c: int, suit: int, led: int, pts: int, valued: bool) -> float:
+    """What playing ``c``, winning the trick so far (or leading), is expected to cost: the
+    trick's ``pts`` and what later players add, weighted by the chance that none takes it over."""
     t = v.tables
     cost = t.cost
-    trick = v.trick
-    suit = _SUIT_OF[c]
-    led = v.led if trick else suit
     others = v.others
     n_others = others.bit_count() or 1
-    # Value of getting c out of the hand: its points and, for high cards, its winning power.
-    suit_others = others & SUIT_MASKS[suit]
-    lower = (suit_others & _BELOW[c]).bit_count()
-    power = lower / (suit_others.bit_count() + 1)
-    my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
-    # (+ a hair per rank: among equals, the higher card goes first)
-    shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
-    if t.trumps and suit == HEARTS:
-        shed -= 1.0  # a trump is worth keeping
-    elif my_suit <= 2 and t.trick_cost > 0:
-        shed += 0.7 / my_suit  # towards a void
-    if trick:
-        best = _winner(trick, t.trumps)
-        bs = _SUIT_OF[best]
-        if bs == suit:
-            wins = c > best
-        else:
-            wins = t.trumps and suit == HEARTS and bs != HEARTS
-        if v.slam_guard and wins and (sum(cost[x] for x in trick) + cost[c]) > 0:
-            return -10.0  # take a point from the other team before it slams
-        if not wins:
-            if v.partner_best or v.slam_guard:  # my partner takes it, or it feeds the other team's slam
-                return -shed + max(cost[c], 0) * 0.7
-            return -shed - max(cost[c], 0) * 0.7  # it lands with someone else
-        pts = sum(cost[x] for x in trick) + cost[c]
-        valued = any(t.valued >> x & 1 for x in trick) or bool(t.valued >> c & 1)
-    else:
-        pts = cost[c]
-        valued = bool(t.valued >> c & 1)
     # Chance that a later player takes the trick from c, and what they add to it.
     led_others = others & SUIT_MASKS[led]
     n_led = led_others.bit_count()
@@ -283,7 +252,47 @@ def play_score(v: View, c: int) -> float:
     expect = pts + added
     if t.bonus_cost and not valued:
         expect += t.bonus_cost * (1.0 - min(1.0, added / (t.max_cost or 1)))
-    return keep * expect - shed
+    return keep * expect
+
+
+def play_score(v: View, c: int) -> float:
+    """Estimated cost of playing ``c`` now (lower is better), from this seat's knowledge."""
+    t = v.tables
+    cost = t.cost
+    trick = v.trick
+    suit = _SUIT_OF[c]
+    led = v.led if trick else suit
+    others = v.others
+    # Value of getting c out of the hand: its points and, for high cards, its winning power.
+    suit_others = others & SUIT_MASKS[suit]
+    lower = (suit_others & _BELOW[c]).bit_count()
+    power = lower / (suit_others.bit_count() + 1)
+    my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
+    # (+ a hair per rank: among equals, the higher card goes first)
+    shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
+    if t.trumps and suit == HEARTS:
+        shed -= 1.0  # a trump is worth keeping
+    elif my_suit <= 2 and t.trick_cost > 0:
+        shed += 0.7 / my_suit  # towards a void
+    if trick:
+        best = _winner(trick, t.trumps)
+        bs = _SUIT_OF[best]
+        if bs == suit:
+            wins = c > best
+        else:
+            wins = t.trumps and suit == HEARTS and bs != HEARTS
+        if v.slam_guard and wins and (sum(cost[x] for x in trick) + cost[c]) > 0:
+            return -10.0  # take a point from the other team before it slams
+        if not wins:
+            if v.partner_best or v.slam_guard:  # my partner takes it, or it feeds the other team's slam
+                return -shed + max(cost[c], 0) * 0.7
+            return -shed - max(cost[c], 0) * 0.7  # it lands with someone else
+        pts = sum(cost[x] for x in trick) + cost[c]
+        valued = any(t.valued >> x & 1 for x in trick) or bool(t.valued >> c & 1)
+    else:
+        pts = cost[c]
+        valued = bool(t.valued >> c & 1)
+    return _cost_if_it_wins(v, c, suit, led, pts, valued) - shed
 
 
 def choose(v: View) -> int:
