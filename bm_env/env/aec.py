@@ -85,7 +85,6 @@ def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
     return mask
 
 
-
 def _checked_rules(rules: str | Rules, num_players: int | None, rule_overrides: dict[str, Any]) -> Rules:
     """The env's rules, refusing a keyword that is neither an env argument nor a rules option."""
     unknown = sorted(k for k in rule_overrides if k not in OPTION_NAMES)
@@ -110,6 +109,7 @@ def _check_env_options(episode, reward, reward_normalise, illegal_action, render
         raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
     if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
         raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
+
 
 class BlackMariaEnv(AECEnv):
     """Black Maria and the Hearts family as a PettingZoo AEC environment (see the module docstring)."""
