@@ -160,5 +160,6 @@ def main() -> None:
     plot_curve(curve, os.path.join("checkpoints", f"{args.name}.png"), f"{args.name}: every stage")
     print(f"wrote {out} and checkpoints/{args.name}.png")
 
+
 if __name__ == "__main__":
     main()
