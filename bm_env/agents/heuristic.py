@@ -254,23 +254,28 @@ def _cost_if_it_wins(v: View, c: int, suit: int, led: int, pts: int, valued: boo
     led_others = others & SUIT_MASKS[led]
     n_led = led_others.bit_count()
     higher = (led_others & _ABOVE[c]).bit_count() if suit == led else 0
+    # The chance that one card out is not of the led suit, not above c, not below c.
+    miss_led = 1.0 - n_led / n_others
+    miss_higher = 1.0 - higher / n_others
+    miss_lower = 1.0 - (n_led - higher) / n_others
+    # Followers duck a trick with points; only one with nothing lower must take it.
+    vol = 0.0 if pts > 0 else 0.6
+    # A void player may trump c with a heart (while hearts are out), unless c is a trump itself.
+    trump_risk = (t.trumps and led != HEARTS and not (suit == HEARTS and suit != led)
+                  and (others & SUIT_MASKS[HEARTS]) != 0)
     keep = 1.0
     added = 0.0
     for voids, size in v.later:
         if voids >> led & 1:
             p_void = 1.0
         else:
-            p_void = (1.0 - n_led / n_others) ** size
+            p_void = miss_led ** size
             if higher:
-                p_higher = (1.0 - (1.0 - higher / n_others) ** size) * (1.0 - p_void)
-                p_forced = max(0.0, (1.0 - (n_led - higher) / n_others) ** size - p_void)
-                # Followers duck a trick with points; only one with nothing lower must take it.
-                vol = 0.0 if pts > 0 else 0.6
+                p_higher = (1.0 - miss_higher ** size) * (1.0 - p_void)
+                p_forced = max(0.0, miss_lower ** size - p_void)
                 keep *= 1.0 - p_forced - vol * max(0.0, p_higher - p_forced)
-        if t.trumps and led != HEARTS and not (suit == HEARTS and suit != led):
-            hearts_out = (others & SUIT_MASKS[HEARTS]).bit_count()
-            if not voids >> HEARTS & 1 and hearts_out:
-                keep *= 1.0 - 0.8 * p_void
+        if trump_risk and not voids >> HEARTS & 1:
+            keep *= 1.0 - 0.8 * p_void
         # A void player dumps their worst card on my trick.
         added += p_void * t.max_cost * 0.6
     # Penalty cards of the led suit below c that a later player may drop under it (Q♠ under K♠).
