@@ -8,9 +8,14 @@ policy learn its habits. The player is the very same code as the agent
 only its view of the position is read here from the engine's arrays instead of from a
 :class:`~bm_env.engine.deal.Deal`, and a test checks both views agree at every step of played deals.
 
-It decides game by game in Python, which costs: one decision takes a few microseconds
-(about 30 times a decision of the policy network in a batch), so a share of 0.2 in
-Black Maria slows training by about a fifth (docs of ``rule_share``).
+It decides game by game in Python, on one core, which costs: one decision takes about
+17 to 20 µs (black_maria and american_hearts, either player, the engine's step included;
+one core of a 2-vCPU AMD EPYC), about three times the policy network's forward pass per
+decision in a batch of 1,024 (256 × 256, fp32, one thread). It costs in proportion to its
+share (``bm-bench --only training`` has a row with it in 30% of the deals); in the ``american_hearts``
+closing stages with the player in 80% or all of the deals, the rollout's decisions (the
+player's and the network's) took 50 to 62% of the time (TensorBoard's
+``speed/rollout_forward_share``), while only one seat of each such deal gives training data.
 """
 
 from __future__ import annotations
