@@ -254,7 +254,7 @@ def _cost_if_it_wins(v: View, c: int, suit: int, led: int, pts: int, valued: boo
     led_others = others & SUIT_MASKS[led]
     n_led = led_others.bit_count()
     higher = (led_others & _ABOVE[c]).bit_count() if suit == led else 0
-    # The chance that one card out is not of the led suit, not above c, not below c.
+    # The chance that one card out is, in turn: not of the led suit; not a led card above c; not one below c.
     miss_led = 1.0 - n_led / n_others
     miss_higher = 1.0 - higher / n_others
     miss_lower = 1.0 - (n_led - higher) / n_others
