@@ -8,9 +8,11 @@ import torch
 
 from bm_env import make_rules
 from bm_env.agents import heuristic, heuristic_v1
+from bm_env.agents.checkpoint import PolicyNet, masked_logits
 from bm_env.config import ConfigError
 from bm_env.engine.deal import Deal, deal_hands, pass_direction_for
 from bm_env.vector import VectorEngine
+from training.ppo import policy_and_value
 from training.rollout import LEARNER, RULE
 from training.rule_opponent import check_rule_opponent, rule_actions
 from training.state import TrainingStateError
@@ -76,6 +78,27 @@ def test_rule_deals_seat_one_learner_and_the_rule_player_elsewhere():
     assert all(np.array_equal(got, want) for got, want in seen) and sum(len(g) for g, _ in seen) > 0
     assert 0.2 < len(rollout.batch) / rollout.decisions < 0.5  # the learner's third of the decisions is trained
     assert np.isfinite(rollout.rule_reward) and np.isnan(rollout.learner_reward)
+
+
+def test_trained_decisions_carry_the_networks_own_log_probabilities_and_values():
+    """The rollout runs the policy and critic on the learner's decisions alone; every trained one, whatever the deal's
+    cast, must keep the log-probability and value the networks give its own observation (PPO's ratio starts at 1)."""
+    trainer = Trainer(tiny(num_envs=48, pool_share=0.3, rule_opponent="heuristic_v1", rule_share=0.4, precision="fp32"),
+                      "unused", quiet=True, log=lambda s: None)
+    sp = trainer.selfplay
+    snapshot = PolicyNet.from_arch(trainer.actor.arch)  # a different network, so pool seats choose otherwise
+    trainer.pool.append(snapshot.eval())
+    sp.draw_seatings(np.arange(sp.N), trainer.rng, 1, 0.3)
+    assert {LEARNER, RULE, 0} <= set(np.unique(sp.seating).tolist())
+    for _ in range(2):  # the second batch also holds decisions carried over from the first rollout
+        batch = sp.collect(trainer.actor, trainer.critic, trainer.pool, trainer.generator, trainer.rng, 0.3, 1.0, 0.95,
+                           trainer.device).batch
+        with torch.no_grad():
+            logits, values = policy_and_value(trainer.actor, trainer.critic, batch.obs.float(), batch.hidden, "fp32")
+        logp = torch.log_softmax(masked_logits(logits, batch.mask), dim=1).gather(1, batch.actions[:, None]).squeeze(1)
+        assert batch.mask.gather(1, batch.actions[:, None]).all()
+        torch.testing.assert_close(batch.logp, logp, atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(batch.values, values, atol=1e-5, rtol=1e-5)
 
 
 def test_rule_opponent_config_errors_say_what_is_allowed():

@@ -141,12 +141,19 @@ class SelfPlay:
             learner[t] = who == LEARNER
             x = torch.from_numpy(obs[t]).to(device).float()
             legal = torch.from_numpy(mask[t]).to(device)
-            h = torch.from_numpy(hidden[t]).to(device).float() if H else None
-            logits, value = policy_and_value(actor, critic, x, h, self.precision)
-            act, lp = sample(masked_logits(logits, legal), generator)
-            values[t] = value.cpu().numpy()
+            act = torch.zeros(N, dtype=torch.int64, device=device)
+            # The policy and critic run on the current policy's decisions alone: the others are never trained, and
+            # in a closing stage with the rule-based player in most deals they are most of the games.
+            mine = np.flatnonzero(learner[t])
+            values[t], logp[t] = 0.0, 0.0
+            if mine.size:
+                sel = torch.from_numpy(mine).to(device)
+                h = torch.from_numpy(hidden[t, mine]).to(device).float() if H else None
+                logits, value = policy_and_value(actor, critic, x[sel], h, self.precision)
+                act[sel], lp = sample(masked_logits(logits, legal[sel]), generator)
+                values[t, mine], logp[t, mine] = value.cpu().numpy(), lp.cpu().numpy()
             self._opponents_act(act, who, x, legal, pool, generator, device)
-            actions[t], logp[t] = act.cpu().numpy(), lp.cpu().numpy()
+            actions[t] = act.cpu().numpy()
             ruled = np.flatnonzero(who == RULE)
             if ruled.size:
                 actions[t, ruled] = rule_actions(self.engine, ruled, self.rule_player)
