@@ -9,6 +9,7 @@ the same updates. :func:`run` returns rows for ``bm-bench``.
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import tempfile
 import time
@@ -29,7 +30,7 @@ def measure(updates: int, ray_address: str | None = None, **overrides) -> dict:
     with tempfile.TemporaryDirectory() as run_dir:
         trainer = Trainer(config, run_dir, quiet=True, ray_address=ray_address)
         rates, engine, forward, learn = [], 0.0, 0.0, 0.0
-        with trainer.ray_rollouts or trainer.selfplay:  # the actors or workers end with the measurement
+        with trainer.ray_rollouts or contextlib.nullcontext():  # the actors end with the measurement
             for i in range(updates + 1):
                 start = time.perf_counter()
                 rollout = trainer.collect()

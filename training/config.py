@@ -39,7 +39,6 @@ class TrainConfig:
     snapshot_every: int = 25  # updates between snapshots added to the pool
     rule_opponent: str | None = None  # heuristic or heuristic_v1: a rule-based player at training (training.rule_opponent)
     rule_share: float = 0.0  # share of deals in which rule_opponent plays every seat but one (the pool's deals are others)
-    rule_workers: int = 1  # processes beside the trainer's that decide part of rule_opponent's games (0: none; ignored with --ray)
     init_from: str | None = None  # a run folder: start from its newest state's networks, optimiser and pool (a new stage)
 
     # --- networks
@@ -86,7 +85,7 @@ class TrainConfig:
         for key in positive:
             if getattr(self, key) < 1:
                 raise ConfigError(f"{source}: key {key!r} must be at least 1, got {getattr(self, key)}")
-        for key in ("pool_size", "rule_workers", "eval_every", "eval_boards", "final_eval_boards", "seed", "eval_seed"):
+        for key in ("pool_size", "eval_every", "eval_boards", "final_eval_boards", "seed", "eval_seed"):
             if getattr(self, key) < 0:
                 raise ConfigError(f"{source}: key {key!r} must be 0 or more, got {getattr(self, key)}")
         for key, lo, hi in (("pool_share", 0.0, 1.0), ("rule_share", 0.0, 1.0), ("gamma", 0.0, 1.0), ("gae_lambda", 0.0, 1.0),

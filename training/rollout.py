@@ -26,7 +26,6 @@ from bm_env.vector import VectorEngine
 from .ppo import Batch, ValueNet, policy_and_value, sample
 from .precision import autocast
 from .rule_opponent import rule_actions
-from .rule_worker import RuleWorkers
 from .trajectories import SeatTargets, seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
@@ -65,15 +64,12 @@ class SelfPlay:
     """The engine, its games' seatings and the decisions carried between rollouts."""
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
-                 rule_player: ModuleType | None = None, rule_share: float = 0.0, precision: str = "fp32",
-                 rule_workers: int = 0) -> None:
-        """``rule_player``: a module of :data:`training.rule_opponent.PLAYERS`, seated in ``rule_share`` of the deals,
-        with ``rule_workers`` processes deciding part of its games (:mod:`training.rule_worker`);
+                 rule_player: ModuleType | None = None, rule_share: float = 0.0, precision: str = "fp32") -> None:
+        """``rule_player``: a module of :data:`training.rule_opponent.PLAYERS`, seated in ``rule_share`` of the deals;
         ``precision``: the resolved precision of the forward passes (:mod:`training.precision`)."""
         self.rules = rules
         self.precision = precision
         self.rule_player, self.rule_share = rule_player, rule_share
-        self.rule_workers = RuleWorkers(rules, rule_player, rule_workers) if rule_player and rule_workers else None
         self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
         self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
         self.obs, self.mask, _ = self.engine.reset()
@@ -87,17 +83,6 @@ class SelfPlay:
             "actions": np.zeros((N, n), dtype=np.int64), "logp": np.zeros((N, n), dtype=np.float32),
             "values": np.zeros((N, n), dtype=np.float32),
         }
-
-    def __enter__(self) -> "SelfPlay":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """End the rule-based player's worker processes, if any (a later rollout starts them again)."""
-        if self.rule_workers:
-            self.rule_workers.close()
 
     # ------------------------------------------------------------------ seatings
 
@@ -171,8 +156,7 @@ class SelfPlay:
             actions[t] = act.cpu().numpy()
             ruled = np.flatnonzero(who == RULE)
             if ruled.size:
-                actions[t, ruled] = (self.rule_workers.actions(self.engine, ruled) if self.rule_workers
-                                     else rule_actions(self.engine, ruled, self.rule_player))
+                actions[t, ruled] = rule_actions(self.engine, ruled, self.rule_player)
             t1 = time.perf_counter()
             self.obs, self.mask, _, rewards[t], done[t], _ = self.engine.step(actions[t])
             ended = np.flatnonzero(done[t])

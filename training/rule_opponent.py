@@ -49,21 +49,17 @@ def check_rule_opponent(name: str, rules: Rules) -> ModuleType:
     return PLAYERS[name]
 
 
-def positions(engine: VectorEngine, games: np.ndarray) -> tuple:
-    """What the player reads of the acting seat's position in each game of ``games``, as plain lists
-    (cheap to send to another process: :mod:`training.rule_worker`)."""
-    return (engine.hands[:, games].T.tolist(), engine._trick_ids()[:, games].T.tolist(), engine.voids[games].tolist(),
-            [a[games].tolist() for a in (engine.to_act, engine.phase, engine.legal, engine.leader, engine.in_trick,
-                                         engine.led, engine.pass_count, engine.picked)])
-
-
-def decide(player: ModuleType, rules: Rules, seen: tuple) -> list[int]:
-    """The card ``player`` chooses in each position of ``seen`` (from :func:`positions`)."""
-    n = rules.num_players
-    t = player.tables(rules, n)
+def rule_actions(engine: VectorEngine, games: np.ndarray, player: ModuleType) -> np.ndarray:
+    """The card ``player`` chooses for the acting seat of each game in ``games``."""
+    n = engine.n
+    t = player.tables(engine.rules, n)
     View, choose = player.View, player.choose
-    hands, trick_ids, voids, cols = seen
-    out = []
+    hands = engine.hands[:, games].T.tolist()
+    trick_ids = engine._trick_ids()[:, games].T.tolist()
+    voids = engine.voids[games].tolist()
+    cols = [a[games].tolist() for a in (engine.to_act, engine.phase, engine.legal, engine.leader, engine.in_trick,
+                                        engine.led, engine.pass_count, engine.picked)]
+    out = np.empty(len(games), dtype=np.int64)
     for i, (p, phase, legal, leader, in_trick, led, pass_count, picked) in enumerate(zip(*cols)):
         hand = hands[i][p]
         if phase == 0:  # passing
@@ -77,10 +73,5 @@ def decide(player: ModuleType, rules: Rules, seen: tuple) -> list[int]:
             later = tuple((w >> 4 * q & 15, hands[i][q].bit_count())
                           for q in ((p + j) % n for j in range(1, n - in_trick)))
             view = View(t, "play", hand, legal, trick, led if in_trick else -1, held & ~hand, later, 0)
-        out.append(choose(view))
+        out[i] = choose(view)
     return out
-
-
-def rule_actions(engine: VectorEngine, games: np.ndarray, player: ModuleType) -> np.ndarray:
-    """The card ``player`` chooses for the acting seat of each game in ``games``."""
-    return np.array(decide(player, engine.rules, positions(engine, games)), dtype=np.int64)

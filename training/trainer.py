@@ -19,6 +19,7 @@ good state kept.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -46,7 +47,7 @@ from .state import TrainingStateError, latest_state, load_state, save_state, to_
 
 #: Keys that ``--resume`` may change with ``--set``: how long and how often, never what is learned.
 RESUME_KEYS = ("total_decisions", "max_minutes", "eval_every", "eval_boards", "eval_workers", "final_eval_boards",
-               "checkpoint_every", "keep_checkpoints", "torch_threads", "rule_workers")
+               "checkpoint_every", "keep_checkpoints", "torch_threads")
 
 
 @dataclass
@@ -134,8 +135,7 @@ class Trainer:
         if ray_address is None:
             player = check_rule_opponent(c.rule_opponent, self.rules) if c.rule_opponent else None
             self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed,
-                                     rule_player=player, rule_share=c.rule_share, precision=self.precision,
-                                     rule_workers=c.rule_workers)
+                                     rule_player=player, rule_share=c.rule_share, precision=self.precision)
             self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
         else:
             from .ray_rollouts import RayRollouts
@@ -329,9 +329,8 @@ class Trainer:
                        unit_scale=True, desc="bm-train")
         say = self.log if bar is None else bar.write
         stopped = "done"
-        # The rollout actors or the rule-based player's workers end with the loop, however it ends (after the last
-        # save, which reads the actors' games).
-        with _StopFlag() as stop, self.ray_rollouts or self.selfplay:
+        # The rollout actors end with the loop, however it ends (after the last save, which reads their games).
+        with _StopFlag() as stop, self.ray_rollouts or contextlib.nullcontext():
             while self._budget_left():
                 started = time.perf_counter()
                 try:
