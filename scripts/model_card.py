@@ -123,7 +123,7 @@ def main() -> None:
     n_opp = {"black_maria": 2}.get(preset, 3)
 
     lines = [f"# {args.name}", "",
-             f"A policy for {description}, trained by self-play with `bm-train`. Play it with the agent spec",
+             f"A policy for {description}, trained with `bm-train`. Play it with the agent spec",
              f"`policy:checkpoints/{args.name}.pt` (greedy; `,greedy=false` samples).", "",
              "## How it was trained", "", "```bash"]
     for s in stages:

@@ -16,10 +16,10 @@ share (``bm-bench --only training`` has a row with it in 30% of the deals); in t
 closing stages with the player in 80% or all of the deals, the rollout's decisions (the
 player's and the network's) took 50 to 62% of the time (TensorBoard's
 ``speed/rollout_forward_share``), while only one seat of each such deal gives training data.
-The networks now run on that seat's decisions alone (:mod:`training.rollout`): in that closing
+The networks run on that seat's decisions alone (:mod:`training.rollout`): in that closing
 stage's config (80% rule deals, 10% pool deals, 2 threads, fp32, the same EPYC) training ran at
-25,300 to 25,700 decisions/s, against 23,500 to 23,600 when they ran on every seat; about
-a quarter of the time is still this player's decisions.
+25,300 to 25,700 decisions/s, against 23,500 to 23,600 when they ran on every seat (before
+commit ``b06a41a``); about a quarter of the time is still this player's decisions.
 """
 
 from __future__ import annotations
