@@ -92,7 +92,9 @@ def stage_line(i: int, s: dict, auto_precision: str) -> str:
     name = os.path.basename(s["dir"])
     extra = []
     if c.get("rule_opponent"):
-        extra.append(f"`{c['rule_opponent']}` in {c['rule_share']:.0%} of the deals")
+        mix = c["rule_opponent"] if isinstance(c["rule_opponent"], dict) else {c["rule_opponent"]: 1.0}
+        extra.append(" and ".join(f"`{name}` in {share * c['rule_share']:.0%}" for name, share in mix.items())
+                     + " of the deals")
     if c.get("init_from"):
         extra.append(f"started from stage {i - 1}'s newest training state")
     return (

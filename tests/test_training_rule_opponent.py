@@ -77,7 +77,43 @@ def test_rule_deals_seat_one_learner_and_the_rule_player_elsewhere():
                          trainer.device)
     assert all(np.array_equal(got, want) for got, want in seen) and sum(len(g) for g, _ in seen) > 0
     assert 0.2 < len(rollout.batch) / rollout.decisions < 0.5  # the learner's third of the decisions is trained
-    assert np.isfinite(rollout.rule_reward) and np.isnan(rollout.learner_reward)
+    assert list(rollout.rule_rewards) == ["heuristic_v1"]
+    assert np.isfinite(rollout.rule_rewards["heuristic_v1"]) and np.isnan(rollout.learner_reward)
+
+
+def test_a_mix_of_rule_players_seats_each_by_its_share_for_whole_deals():
+    """With {heuristic_v1: 0.75, random: 0.25} each rule deal has one of them in every seat but the learner's, drawn by
+    the shares; the heuristic's cards are its own choices, the random player's legal, and both rewards are reported."""
+    trainer = Trainer(tiny(num_envs=400, rollout_steps=70, pool_share=0.0, rule_share=1.0,
+                           rule_opponent={"heuristic_v1": 0.75, "random": 0.25}), "unused", quiet=True, log=lambda s: None)
+    sp = trainer.selfplay
+    codes = sp.seating[sp.seating != LEARNER].reshape(sp.N, 2)
+    assert (codes[:, 0] == codes[:, 1]).all() and set(np.unique(codes).tolist()) == {RULE, RULE - 1}
+    share = (codes[:, 0] == RULE).mean()
+    assert 0.68 < share < 0.82, share  # 400 draws of 0.75: about 2 standard errors (0.022) either way is 0.70..0.80
+    engine = sp.engine
+    casts, random_cards = [], []
+    real_step = engine.step
+
+    def recording_step(actions):
+        who = sp.seating[np.arange(sp.N), engine.to_act]
+        casts.append(sp.seating.copy())
+        heur = np.flatnonzero(who == RULE)
+        assert np.array_equal(actions[heur], rule_actions(engine, heur, heuristic_v1))
+        rand = np.flatnonzero(who == RULE - 1)
+        random_cards.append(actions[rand].copy())
+        assert sp.mask[rand, actions[rand]].all()
+        return real_step(actions)
+
+    engine.step = recording_step
+    rollout = sp.collect(trainer.actor, trainer.critic, trainer.pool, trainer.generator, trainer.rng, 0.0, 1.0, 0.95,
+                         trainer.device)
+    assert len(np.unique(np.concatenate(random_cards))) > 30  # the random seats spread over the deck
+    assert sorted(rollout.rule_rewards) == ["heuristic_v1", "random"]
+    assert all(np.isfinite(v) for v in rollout.rule_rewards.values())
+    # A seating changes only where a deal ended, and the new one is again one learner and one player's seats.
+    codes = sp.seating[sp.seating != LEARNER].reshape(sp.N, 2)
+    assert (codes[:, 0] == codes[:, 1]).all() and ((sp.seating == LEARNER).sum(axis=1) == 1).all()
 
 
 def test_trained_decisions_carry_the_networks_own_log_probabilities_and_values():
@@ -106,10 +142,17 @@ def test_rule_opponent_config_errors_say_what_is_allowed():
         tiny(rule_share=0.2)
     with pytest.raises(ConfigError, match="together at most 1, got 0.8 \\+ 0.3"):
         tiny(rule_opponent="heuristic", rule_share=0.8)
-    with pytest.raises(ConfigError, match=r"must be one of \['heuristic', 'heuristic_v1'\] or null, got 'pimc'"):
-        check_rule_opponent("pimc", make_rules("black_maria"))
+    with pytest.raises(ConfigError, match=r"names 'pimc'; the players are \['heuristic', 'heuristic_v1', 'random'\]"):
+        tiny(rule_opponent="pimc", rule_share=0.5)
+    with pytest.raises(ConfigError, match=r"shares of the rule deals must sum to 1, got 0.9 \(heuristic: 0.6, random: 0.3\)"):
+        tiny(rule_opponent={"heuristic": 0.6, "random": 0.3}, rule_share=0.5)
+    with pytest.raises(ConfigError, match="the share of 'random' must be a positive number, got 0"):
+        tiny(rule_opponent={"heuristic": 1.0, "random": 0}, rule_share=0.5)
+    with pytest.raises(ConfigError, match="empty mapping"):
+        tiny(rule_opponent={}, rule_share=0.5)
     with pytest.raises(ConfigError, match="extension engine .*charging, ten_clubs_multiplier"):
-        check_rule_opponent("heuristic", make_rules("turbo_hearts"))
+        check_rule_opponent({"heuristic": 0.5, "random": 0.5}, make_rules("turbo_hearts"))
+    assert check_rule_opponent("random", make_rules("turbo_hearts")) == {"random": 1.0}
 
 
 def test_a_run_started_from_another_takes_its_networks_and_pool(tmp_path):
@@ -128,3 +171,11 @@ def test_a_run_started_from_another_takes_its_networks_and_pool(tmp_path):
         Trainer(tiny(init_from=str(tmp_path / "a"), hidden=[48]), str(tmp_path / "c"), quiet=True, log=logs.append)
     with pytest.raises(TrainingStateError, match="other rules"):
         Trainer(tiny(init_from=str(tmp_path / "a"), preset="spot_hearts"), str(tmp_path / "d"), quiet=True)
+
+
+def test_random_players_sit_at_the_extension_rules_games(tmp_path):
+    """The random player needs only the legal masks, so it trains against rules the rule-based players cannot read."""
+    trainer = Trainer(tiny(preset="turbo_hearts", pool_share=0.0, rule_opponent="random", rule_share=0.5,
+                           total_decisions=DECISIONS_PER_UPDATE), str(tmp_path), quiet=True, log=lambda s: None)
+    assert set(np.unique(trainer.selfplay.seating).tolist()) == {LEARNER, RULE}
+    assert trainer.run().decisions == DECISIONS_PER_UPDATE

@@ -19,6 +19,8 @@ import yaml
 from bm_env.config import ConfigError, from_mapping, load_config
 from bm_env.engine.rules import Rules, RulesError, make_rules
 
+from .rule_opponent import rule_mix
+
 
 @dataclass
 class TrainConfig:
@@ -37,8 +39,8 @@ class TrainConfig:
     pool_size: int = 8  # earlier snapshots kept as opponents
     pool_share: float = 0.3  # share of deals in which snapshots play every seat but one
     snapshot_every: int = 25  # updates between snapshots added to the pool
-    rule_opponent: str | None = None  # heuristic or heuristic_v1: a rule-based player at training (training.rule_opponent)
-    rule_share: float = 0.0  # share of deals in which rule_opponent plays every seat but one (the pool's deals are others)
+    rule_opponent: str | dict | None = None  # heuristic, heuristic_v1 or random, or a mapping of them to their shares of the rule deals (training.rule_opponent)
+    rule_share: float = 0.0  # share of deals in which a rule_opponent player plays every seat but one (the pool's deals are others)
     init_from: str | None = None  # a run folder: start from its newest state's networks, optimiser and pool (a new stage)
 
     # --- networks
@@ -96,6 +98,11 @@ class TrainConfig:
             if getattr(self, key) < 0 or (key == "lr" and self.lr == 0):
                 raise ConfigError(f"{source}: key {key!r} must be {'positive' if key == 'lr' else '0 or more'}, "
                                   f"got {getattr(self, key)}")
+        if self.rule_opponent is not None:
+            try:
+                rule_mix(self.rule_opponent)
+            except ConfigError as e:
+                raise ConfigError(f"{source}: {e}") from None
         if self.rule_share > 0 and self.rule_opponent is None:
             raise ConfigError(f"{source}: key 'rule_share' is {self.rule_share}, but no 'rule_opponent' is set")
         if self.frozen_opponent and self.rule_share > 0:

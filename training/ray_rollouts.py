@@ -60,11 +60,11 @@ class RolloutActor:
     """One Ray actor's self-play (made remote by :class:`RayRollouts`; a plain class, so it imports without Ray)."""
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
-                 actor: PolicyNet, critic: ValueNet, pool_size: int, pool_share: float, rule_opponent: str | None,
+                 actor: PolicyNet, critic: ValueNet, pool_size: int, pool_share: float, rule_opponent: str | dict | None,
                  rule_share: float, precision: str) -> None:
         torch.set_num_threads(1)  # Ray schedules an actor on one CPU
-        player = check_rule_opponent(rule_opponent, rules) if rule_opponent else None
-        self.selfplay = SelfPlay(rules, num_envs, rollout_steps, critic_state, seed=seed, rule_player=player,
+        players = check_rule_opponent(rule_opponent, rules) if rule_opponent else None
+        self.selfplay = SelfPlay(rules, num_envs, rollout_steps, critic_state, seed=seed, rule_players=players,
                                  rule_share=rule_share, precision=resolve_precision(precision, torch.device("cpu")))
         self.actor, self.critic = actor.eval(), critic.eval()
         self.generator = torch.Generator().manual_seed(seed)
@@ -107,7 +107,8 @@ def join(parts: list[Rollout], device: torch.device) -> Rollout:
         return float(np.mean(kept)) if kept else float("nan")
 
     return Rollout(Batch(**fields), sum(p.decisions for p in parts), sum(p.deals_ended for p in parts),
-                   mean([p.learner_reward for p in parts]), mean([p.rule_reward for p in parts]),
+                   mean([p.learner_reward for p in parts]),
+                   {name: mean([p.rule_rewards[name] for p in parts]) for name in parts[0].rule_rewards},
                    max(p.engine_seconds for p in parts), max(p.forward_seconds for p in parts))
 
 

@@ -4,7 +4,7 @@ Each game has a seating, drawn again whenever its deal ends so that a deal is pl
 one cast: in a self-play deal the current policy plays every seat; in a pool deal one
 seat (drawn) is the current policy and every other seat one snapshot of the pool (drawn),
 with share ``pool_share``; in a rule deal, with share ``rule_share``, every other seat is
-the rule-based player (:mod:`training.rule_opponent`). With a frozen opponent (best
+a rule-based player (:mod:`training.rule_opponent`; one drawn by its share where there are several). With a frozen opponent (best
 response) every deal is a pool deal against it. Only the current policy's decisions are trained; a seat's decision whose
 deal is still on when the rollout ends is carried into the next one
 (:mod:`training.trajectories`).
@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from types import ModuleType
-
 import numpy as np
 import torch
 
@@ -25,11 +23,11 @@ from bm_env.vector import VectorEngine
 
 from .ppo import Batch, ValueNet, policy_and_value, sample
 from .precision import autocast
-from .rule_opponent import rule_actions
+from .rule_opponent import player_actions
 from .trajectories import SeatTargets, seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
-RULE = -2  # seating code of the rule-based player
+RULE = -2  # seating code of the first rule-based player; RULE - k is the k-th of the run's mix
 
 
 def hidden_cards(engine: VectorEngine) -> np.ndarray:
@@ -55,7 +53,7 @@ class Rollout:
     decisions: int  # every decision stepped, the snapshots' included
     deals_ended: int
     learner_reward: float  # mean deal-end reward of the current policy's seats in pool deals (nan: none)
-    rule_reward: float  # the same in rule deals, against the rule-based player (nan: none)
+    rule_rewards: dict[str, float]  # the same in rule deals, by rule-based player (nan: none)
     engine_seconds: float
     forward_seconds: float
 
@@ -64,12 +62,16 @@ class SelfPlay:
     """The engine, its games' seatings and the decisions carried between rollouts."""
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
-                 rule_player: ModuleType | None = None, rule_share: float = 0.0, precision: str = "fp32") -> None:
-        """``rule_player``: a module of :data:`training.rule_opponent.PLAYERS`, seated in ``rule_share`` of the deals;
+                 rule_players: dict[str, float] | None = None, rule_share: float = 0.0,
+                 precision: str = "fp32") -> None:
+        """``rule_players``: names of :data:`training.rule_opponent.PLAYERS` and their shares of the rule deals
+        (:func:`~training.rule_opponent.check_rule_opponent`), seated in ``rule_share`` of the deals;
         ``precision``: the resolved precision of the forward passes (:mod:`training.precision`)."""
         self.rules = rules
         self.precision = precision
-        self.rule_player, self.rule_share = rule_player, rule_share
+        self.rule_names = list(rule_players or {})
+        self.rule_shares = np.array(list((rule_players or {}).values()))
+        self.rule_share = rule_share
         self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
         self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
         self.obs, self.mask, _ = self.engine.reset()
@@ -96,7 +98,10 @@ class SelfPlay:
         u = rng.random(games.size)  # below rule_share: a rule deal; then pool_share more: a pool deal
         if self.rule_share:
             ruled = games[u < self.rule_share]
-            self.seating[ruled] = RULE
+            if len(self.rule_names) == 1:
+                self.seating[ruled] = RULE
+            else:  # one player of the mix for the whole deal
+                self.seating[ruled] = RULE - rng.choice(len(self.rule_names), size=ruled.size, p=self.rule_shares)[:, None]
             self.seating[ruled, rng.integers(self.n, size=ruled.size)] = LEARNER
         if pool_size == 0 or pool_share == 0:
             return
@@ -129,7 +134,7 @@ class SelfPlay:
         rewards = np.empty((T, N, n), dtype=np.float32)
         engine_s = forward_s = 0.0
         pool_rewards: list[np.ndarray] = []
-        rule_rewards: list[np.ndarray] = []
+        rule_rewards: dict[str, list[np.ndarray]] = {name: [] for name in self.rule_names}
         rows = np.arange(N)
         for t in range(T):
             t0 = time.perf_counter()
@@ -154,9 +159,10 @@ class SelfPlay:
                 values[t, mine], logp[t, mine] = value.cpu().numpy(), lp.cpu().numpy()
             self._opponents_act(act, who, x, legal, pool, generator, device)
             actions[t] = act.cpu().numpy()
-            ruled = np.flatnonzero(who == RULE)
-            if ruled.size:
-                actions[t, ruled] = rule_actions(self.engine, ruled, self.rule_player)
+            for k, name in enumerate(self.rule_names):
+                ruled = np.flatnonzero(who == RULE - k)
+                if ruled.size:
+                    actions[t, ruled] = player_actions(self.engine, ruled, name, mask[t, ruled], rng)
             t1 = time.perf_counter()
             self.obs, self.mask, _, rewards[t], done[t], _ = self.engine.step(actions[t])
             ended = np.flatnonzero(done[t])
@@ -172,7 +178,8 @@ class SelfPlay:
         batch = self._carry_and_batch(targets, device, {"obs": obs, "hidden": hidden, "mask": mask, "actions": actions,
                                                         "logp": logp, "values": values})
         mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
-        return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards), mean(rule_rewards), engine_s, forward_s)
+        return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards),
+                       {name: mean(parts) for name, parts in rule_rewards.items()}, engine_s, forward_s)
 
     def _opponents_act(self, act: torch.Tensor, who: np.ndarray, x: torch.Tensor, legal: torch.Tensor,
                        pool: list[PolicyNet], generator: torch.Generator, device: torch.device) -> None:
@@ -184,10 +191,12 @@ class SelfPlay:
             act[sel], _ = sample(masked_logits(snapshot_logits, legal[sel]), generator)
 
     def _end_deals(self, ended: np.ndarray, rewards: np.ndarray, pool_rewards: list[np.ndarray],
-                   rule_rewards: list[np.ndarray]) -> None:
+                   rule_rewards: dict[str, list[np.ndarray]]) -> None:
         """Collect the learner's deal-end rewards of the ``ended`` games that were pool or rule-based deals."""
         cast = self.seating[ended]
-        for kind, into in (((cast >= 0).any(axis=1), pool_rewards), ((cast == RULE).any(axis=1), rule_rewards)):
+        kinds = [((cast >= 0).any(axis=1), pool_rewards)]
+        kinds += [((cast == RULE - k).any(axis=1), rule_rewards[name]) for k, name in enumerate(self.rule_names)]
+        for kind, into in kinds:
             if kind.any():
                 into.append(rewards[ended[kind]][cast[kind] == LEARNER])
 

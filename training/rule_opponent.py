@@ -20,6 +20,12 @@ The networks run on that seat's decisions alone (:mod:`training.rollout`): in th
 stage's config (80% rule deals, 10% pool deals, 2 threads, fp32, the same EPYC) training ran at
 25,300 to 25,700 decisions/s, against 23,500 to 23,600 when they ran on every seat (before
 commit ``b06a41a``); about a quarter of the time is still this player's decisions.
+
+A run may seat several players, each in its share of the rule deals
+(``rule_opponent: {heuristic_v1: 0.8, random: 0.2}``), ``random`` among them: a policy
+trained against one player alone learns that player's weaknesses rather than the game
+(docs/training.md, "Against the rule-based player from the start"). The player of each rule
+deal is drawn with the deal's seating, so one cast plays the whole deal.
 """
 
 from __future__ import annotations
@@ -34,19 +40,48 @@ from bm_env.engine.deal import PASS
 from bm_env.engine.rules import Rules
 from bm_env.vector import VectorEngine
 
-#: The players that can sit at the engine's games, by agent spec.
-PLAYERS: dict[str, ModuleType] = {"heuristic": heuristic, "heuristic_v1": heuristic_v1}
+#: The players that can sit at the engine's games, by agent spec. ``random`` has no module: it draws one of the
+#: legal cards uniformly, so that a run can also face players who do not play as the rule-based ones do.
+PLAYERS: dict[str, ModuleType | None] = {"heuristic": heuristic, "heuristic_v1": heuristic_v1, "random": None}
 
 
-def check_rule_opponent(name: str, rules: Rules) -> ModuleType:
-    """The module of player ``name``, refused with the reason where it cannot sit at the engine's games."""
-    if name not in PLAYERS:
-        raise ConfigError(f"key 'rule_opponent' must be one of {sorted(PLAYERS)} or null, got {name!r}")
-    if rules.uses_extensions:
+def rule_mix(spec: str | dict) -> dict[str, float]:
+    """The players of the rule deals and each one's share of them, from ``rule_opponent``: a name of
+    :data:`PLAYERS` (every rule deal), or a mapping of names to their shares of the rule deals, summing to 1."""
+    mix = {spec: 1.0} if isinstance(spec, str) else dict(spec)
+    if not mix:
+        raise ConfigError(f"key 'rule_opponent' is an empty mapping; give a player of {sorted(PLAYERS)} or a mapping "
+                          f"of them to their shares of the rule deals, e.g. {{heuristic_v1: 0.8, random: 0.2}}")
+    for name, share in mix.items():
+        if name not in PLAYERS:
+            raise ConfigError(f"key 'rule_opponent' names {name!r}; the players are {sorted(PLAYERS)}")
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not share > 0:
+            raise ConfigError(f"key 'rule_opponent': the share of {name!r} must be a positive number, got {share!r}")
+    total = sum(mix.values())
+    if abs(total - 1) > 1e-6:
+        raise ConfigError(f"key 'rule_opponent': the shares of the rule deals must sum to 1, got {total:g} "
+                          f"({', '.join(f'{k}: {v:g}' for k, v in mix.items())})")
+    return {name: float(share) for name, share in mix.items()}
+
+
+def check_rule_opponent(spec: str | dict, rules: Rules) -> dict[str, float]:
+    """:func:`rule_mix` of ``spec``, refused with the reason where a player of it cannot sit at these rules' games."""
+    mix = rule_mix(spec)
+    if rules.uses_extensions and any(PLAYERS[name] is not None for name in mix):
         raise ConfigError(f"key 'rule_opponent': the rule-based player reads the arrays of the plain vector engine, "
                           f"and these rules use options it leaves to the extension engine "
-                          f"({', '.join(rules.uses_extensions)}); set rule_opponent: null")
-    return PLAYERS[name]
+                          f"({', '.join(rules.uses_extensions)}); set rule_opponent: null (or random)")
+    return mix
+
+
+def player_actions(engine: VectorEngine, games: np.ndarray, name: str, legal: np.ndarray,
+                   rng: np.random.Generator) -> np.ndarray:
+    """The card player ``name`` chooses for the acting seat of each game in ``games``; ``legal``: their masks
+    (``[len(games), actions]``), from which ``random`` draws with ``rng``."""
+    player = PLAYERS[name]
+    if player is None:
+        return np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
+    return rule_actions(engine, games, player)
 
 
 def rule_actions(engine: VectorEngine, games: np.ndarray, player: ModuleType) -> np.ndarray:

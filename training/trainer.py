@@ -133,9 +133,9 @@ class Trainer:
         self.selfplay: SelfPlay | None = None
         self.ray_rollouts = None
         if ray_address is None:
-            player = check_rule_opponent(c.rule_opponent, self.rules) if c.rule_opponent else None
+            players = check_rule_opponent(c.rule_opponent, self.rules) if c.rule_opponent else None
             self.selfplay = SelfPlay(self.rules, c.num_envs, c.rollout_steps, c.critic_state, seed=c.seed,
-                                     rule_player=player, rule_share=c.rule_share, precision=self.precision)
+                                     rule_players=players, rule_share=c.rule_share, precision=self.precision)
             self.selfplay.draw_seatings(np.arange(c.num_envs), self.rng, len(self.pool), self._pool_share())
         else:
             from .ray_rollouts import RayRollouts
@@ -412,7 +412,7 @@ class Trainer:
             "speed/rollout_forward_share": rollout.forward_seconds / elapsed,
             "speed/update_share": (finished - collected) / elapsed,
             "play/pool_deal_reward": rollout.learner_reward,
-            "play/rule_deal_reward": rollout.rule_reward,
+            **{f"play/rule_deal_reward/{name}": v for name, v in rollout.rule_rewards.items()},
             "play/trained_decisions": float(len(rollout.batch)),
             "play/pool_size": float(len(self.pool)),
         })
