@@ -93,8 +93,8 @@ def stage_line(i: int, s: dict, auto_precision: str) -> str:
     extra = []
     if c.get("rule_opponent"):
         mix = c["rule_opponent"] if isinstance(c["rule_opponent"], dict) else {c["rule_opponent"]: 1.0}
-        extra.append(" and ".join(f"`{name}` in {share * c['rule_share']:.0%}" for name, share in mix.items())
-                     + " of the deals")
+        parts = [f"`{name}` in {share * c['rule_share']:.0%}" for name, share in mix.items()]
+        extra.append((", ".join(parts[:-1]) + " and " if len(parts) > 1 else "") + parts[-1] + " of the deals")
     if c.get("init_from"):
         extra.append(f"started from stage {i - 1}'s newest training state")
     return (
