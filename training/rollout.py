@@ -4,8 +4,9 @@ Each game has a seating, drawn again whenever its deal ends so that a deal is pl
 one cast: in a self-play deal the current policy plays every seat; in a pool deal one
 seat (drawn) is the current policy and every other seat one snapshot of the pool (drawn),
 with share ``pool_share``; in a rule deal, with share ``rule_share``, every other seat is
-a rule-based player (:mod:`training.rule_opponent`; one drawn by its share where there are several). With a frozen opponent (best
-response) every deal is a pool deal against it. Only the current policy's decisions are trained; a seat's decision whose
+a rule-based player (:mod:`training.rule_opponent`; where a run has several, one drawn by
+its share for the whole deal). With a frozen opponent (best response) every deal is a pool
+deal against it. Only the current policy's decisions are trained; a seat's decision whose
 deal is still on when the rollout ends is carried into the next one
 (:mod:`training.trajectories`).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+
 import numpy as np
 import torch
 
