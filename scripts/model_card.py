@@ -21,6 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from training.curve import plot_curve  # noqa: E402
+from training.rule_opponent import rule_mix  # noqa: E402
 from training.state import latest_state, load_state  # noqa: E402
 
 AGENTS = {
@@ -92,8 +93,7 @@ def stage_line(i: int, s: dict, auto_precision: str) -> str:
     name = os.path.basename(s["dir"])
     extra = []
     if c.get("rule_opponent"):
-        mix = c["rule_opponent"] if isinstance(c["rule_opponent"], dict) else {c["rule_opponent"]: 1.0}
-        parts = [f"`{name}` in {share * c['rule_share']:.0%}" for name, share in mix.items()]
+        parts = [f"`{name}` in {share * c['rule_share']:.0%}" for name, share in rule_mix(c["rule_opponent"]).items()]
         extra.append((", ".join(parts[:-1]) + " and " if len(parts) > 1 else "") + parts[-1] + " of the deals")
     if c.get("init_from"):
         extra.append(f"started from stage {i - 1}'s newest training state")

@@ -92,12 +92,11 @@ def test_a_mix_of_rule_players_seats_each_by_its_share_for_whole_deals():
     share = (codes[:, 0] == RULE).mean()
     assert 0.68 < share < 0.82, share  # 400 draws of 0.75: about 2 standard errors (0.022) either way is 0.70..0.80
     engine = sp.engine
-    casts, random_cards = [], []
+    random_cards = []
     real_step = engine.step
 
     def recording_step(actions):
         who = sp.seating[np.arange(sp.N), engine.to_act]
-        casts.append(sp.seating.copy())
         heur = np.flatnonzero(who == RULE)
         assert np.array_equal(actions[heur], rule_actions(engine, heur, heuristic_v1))
         rand = np.flatnonzero(who == RULE - 1)

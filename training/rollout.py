@@ -164,7 +164,7 @@ class SelfPlay:
             for k, name in enumerate(self.rule_names):
                 ruled = np.flatnonzero(who == RULE - k)
                 if ruled.size:
-                    actions[t, ruled] = player_actions(self.engine, ruled, name, mask[t, ruled], rng)
+                    actions[t, ruled] = player_actions(self.engine, ruled, name, rng)
             t1 = time.perf_counter()
             self.obs, self.mask, _, rewards[t], done[t], _ = self.engine.step(actions[t])
             ended = np.flatnonzero(done[t])

@@ -41,7 +41,7 @@ from bm_env.engine.rules import Rules
 from bm_env.vector import VectorEngine
 
 #: The players that can sit at the engine's games, by agent spec. ``random`` has no module: it draws one of the
-#: legal cards uniformly, so that a run can also face players who do not play as the rule-based ones do.
+#: legal actions uniformly, so that a run can also face players who do not play as the rule-based ones do.
 PLAYERS: dict[str, ModuleType | None] = {"heuristic": heuristic, "heuristic_v1": heuristic_v1, "random": None}
 
 
@@ -74,13 +74,12 @@ def check_rule_opponent(spec: str | dict, rules: Rules) -> dict[str, float]:
     return mix
 
 
-def player_actions(engine: VectorEngine, games: np.ndarray, name: str, legal: np.ndarray,
-                   rng: np.random.Generator) -> np.ndarray:
-    """The card player ``name`` chooses for the acting seat of each game in ``games``; ``legal``: their masks
-    (``[len(games), actions]``), from which ``random`` draws with ``rng``."""
+def player_actions(engine: VectorEngine, games: np.ndarray, name: str, rng: np.random.Generator) -> np.ndarray:
+    """The action player ``name`` chooses for the acting seat of each game in ``games``; ``random`` takes the
+    engine's own uniform draw over the legal actions (:meth:`~bm_env.vector.VectorEngine.random_actions`) with ``rng``."""
     player = PLAYERS[name]
     if player is None:
-        return np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
+        return engine.random_actions(rng)[games]
     return rule_actions(engine, games, player)
 
 
