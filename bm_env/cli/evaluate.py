@@ -13,7 +13,9 @@ command line override it.
 
 ``--agents`` takes one spec per seat (see :mod:`bm_env.agents`); the seating is played in
 all its rotations on every board. ``--league`` plays every pair of the pool instead and
-prints a rating table. Results go to stdout as a markdown table and, with ``--out``, to
+prints a rating table. ``--compare NEW OLD`` plays nothing: it pairs the first agent of two
+earlier ``--out`` folders of the same boards and opponents, board by board
+(:mod:`bm_env.evaluation.compare`). Results go to stdout as a markdown table and, with ``--out``, to
 ``evaluation.md``, ``evaluation.json`` and ``evaluation.png`` in that folder.
 
 ``--record-games DIR`` (with ``--agents``) records up to ``--record-max`` games, those of
@@ -73,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     who = p.add_mutually_exclusive_group()
     who.add_argument("--agents", nargs="+", metavar="SPEC", help="one agent spec per seat, e.g. heuristic random random")
     who.add_argument("--league", nargs="+", metavar="SPEC", help="a pool of agent specs to rate against each other")
+    who.add_argument("--compare", nargs=2, metavar=("NEW", "OLD"),
+                     help="pair the first agent of two --out folders of the same boards, board by board; plays nothing")
     p.add_argument("--boards", type=positive_int, default=200, help="boards to play (each at every rotation); default 200")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the board set; default 0")
     p.add_argument("--matches", type=non_negative_int, default=0, help="also play this many whole matches per rotation")
@@ -96,6 +100,8 @@ CHECKS = {"players": positive_int, "boards": positive_int, "seed": non_negative_
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.compare:
+        return _compare(*args.compare)
     overrides = dict(args.rule)
     if args.config:
         try:
@@ -135,6 +141,18 @@ def main(argv: list[str] | None = None) -> int:
     except (AgentSpecError, CheckpointError) as e:  # the harness builds every agent before the first game
         print(f"bm-eval: {e}", file=sys.stderr)
         return 2
+
+
+def _compare(new: str, old: str) -> int:
+    from ..evaluation.compare import compare, load_result
+
+    try:
+        comparison = compare(load_result(new), load_result(old))
+    except ValueError as e:
+        print(f"bm-eval: {e}", file=sys.stderr)
+        return 2
+    print(comparison.to_markdown())
+    return 0
 
 
 def _run(args: argparse.Namespace, rules, overrides: dict) -> int:

@@ -71,6 +71,19 @@ class EvalResult:
             d.pop("per_board")
         return d
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "EvalResult":
+        """The result :meth:`to_dict` wrote (``evaluation.json``), read back."""
+        return cls(**{**d, "agents": [AgentReport(**a) for a in d["agents"]]})
+
+    def board_advantages(self, label: str) -> np.ndarray:
+        """Agent ``label``'s mean on each board minus that board's fair share, signed so that
+        positive is better (needs the per-board means, which ``evaluation.json`` keeps)."""
+        n = len(self.seating)
+        fair = sum(a.seats_in_seating * np.asarray(self.per_board[a.label]) for a in self.agents) / n
+        sign = -1.0 if self.lower_wins else 1.0
+        return sign * (np.asarray(self.per_board[label]) - fair)
+
 
 # ---------------------------------------------------------------------- worker side
 

@@ -42,11 +42,7 @@ class RecordedGame:
 def board_swings(result: EvalResult) -> list[tuple[int, float]]:
     """Every board with the first agent's advantage on it (positive = better than the fair share),
     largest swing first (ties: lower board first)."""
-    n = len(result.seating)
-    first = result.agents[0]
-    fair = sum(a.seats_in_seating * np.asarray(result.per_board[a.label]) for a in result.agents) / n
-    sign = -1.0 if result.lower_wins else 1.0
-    advantage = sign * (np.asarray(result.per_board[first.label]) - fair)
+    advantage = result.board_advantages(result.agents[0].label)
     order = np.argsort(-np.abs(advantage), kind="stable")
     return [(int(b), float(advantage[b])) for b in order]
 

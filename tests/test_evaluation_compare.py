@@ -1,0 +1,93 @@
+"""bm-eval --compare: two runs of the same boards paired board by board, and the runs it refuses to pair."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bm_env.cli.evaluate import main as eval_main
+from bm_env.evaluation import evaluate, write_report
+from bm_env.evaluation.compare import compare, load_result
+from bm_env.evaluation.statistics import mean_ci
+from bm_env.engine.rules import make_rules
+
+RULES = make_rules("black_maria")
+OPPONENTS = ["random", "random"]
+
+
+def run(first: str, seed: int = 3, boards: int = 8, opponents=OPPONENTS):
+    return evaluate(RULES, [first, *opponents], num_boards=boards, seed=seed, workers=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def new():
+    return run("heuristic")
+
+
+@pytest.fixture(scope="module")
+def old():
+    return run("heuristic_v1")
+
+
+def advantages_by_hand(result) -> np.ndarray:
+    """The first agent's per-board distance from the fair share, worked out from the per-board means."""
+    first, rest = result.seating[0], result.per_board["random"]
+    fair = (np.array(result.per_board[first]) + 2 * np.array(rest)) / 3
+    return -(np.array(result.per_board[first]) - fair)  # lower totals win in black_maria
+
+
+def test_the_difference_is_taken_board_by_board(new, old):
+    c = compare(new, old)
+    expected, expected_ci = mean_ci(advantages_by_hand(new) - advantages_by_hand(old))
+    assert c.difference == pytest.approx(expected) and c.difference_ci == pytest.approx(expected_ci)
+    # The mean of the differences is the difference of the two results' own figures.
+    assert c.difference == pytest.approx(new.agents[0].advantage - old.agents[0].advantage)
+    assert (c.new, c.old, c.boards) == ("heuristic", "heuristic_v1", 8)
+    assert compare(old, new).difference == pytest.approx(-c.difference)
+
+
+def test_a_written_report_reads_back_as_the_same_result(new, tmp_path):
+    paths = write_report(new, str(tmp_path / "a"))
+    assert load_result(str(tmp_path / "a")) == new
+    assert load_result(paths["json"]) == new
+
+
+@pytest.mark.parametrize("other, what", [
+    (lambda: run("heuristic_v1", seed=4), "board seed"),
+    (lambda: run("heuristic_v1", boards=7), "number of boards"),
+    (lambda: run("heuristic_v1", opponents=["heuristic", "random"]), "opponents"),
+])
+def test_runs_of_other_boards_or_opponents_are_refused(new, other, what):
+    with pytest.raises(ValueError, match=what):
+        compare(new, other())
+
+
+def test_unreadable_evaluations_are_refused_with_the_path(new, tmp_path):
+    with pytest.raises(ValueError, match="no evaluation here"):
+        load_result(str(tmp_path / "missing"))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"seating": [')
+    with pytest.raises(ValueError, match="broken.json: not an evaluation.json"):
+        load_result(str(broken))
+    no_boards = tmp_path / "no_boards.json"
+    no_boards.write_text(json.dumps(new.to_dict(with_boards=False)))
+    with pytest.raises(ValueError, match="no_boards.json: holds no per-board means"):
+        load_result(str(no_boards))
+    no_agents = tmp_path / "no_agents.json"
+    no_agents.write_text(json.dumps({k: v for k, v in new.to_dict(with_boards=True).items() if k != "agents"}))
+    with pytest.raises(ValueError, match="no_agents.json: not an evaluation.json"):
+        load_result(str(no_agents))
+
+
+def test_cli_prints_the_paired_table_and_refuses_a_mismatch(new, old, tmp_path, capsys):
+    write_report(new, str(tmp_path / "new"))
+    write_report(old, str(tmp_path / "old"))
+    write_report(run("heuristic_v1", seed=5), str(tmp_path / "other"))
+    assert eval_main(["--compare", str(tmp_path / "new"), str(tmp_path / "old")]) == 0
+    out = capsys.readouterr().out
+    difference = new.agents[0].advantage - old.agents[0].advantage
+    assert "new minus old, paired per board" in out and f"{difference:+.2f}" in out
+    assert eval_main(["--compare", str(tmp_path / "new"), str(tmp_path / "other")]) == 2
+    assert "differ in their board seed: 3 against 5" in capsys.readouterr().err
