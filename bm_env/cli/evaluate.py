@@ -13,9 +13,10 @@ command line override it.
 
 ``--agents`` takes one spec per seat (see :mod:`bm_env.agents`); the seating is played in
 all its rotations on every board. ``--league`` plays every pair of the pool instead and
-prints a rating table. ``--compare NEW OLD`` plays nothing: it pairs the first agent of two
-earlier ``--out`` folders of the same boards and opponents, board by board
-(:mod:`bm_env.evaluation.compare`). Results go to stdout as a markdown table and, with ``--out``, to
+prints a rating table. ``--compare NEW OLD`` and ``--pool DIR ...`` play nothing: the first
+pairs the first agent of two earlier ``--out`` folders of the same boards and opponents,
+board by board; the second gives every agent's figures over the boards of several runs of
+one seating on other seeds (:mod:`bm_env.evaluation.combine`). Results go to stdout as a markdown table and, with ``--out``, to
 ``evaluation.md``, ``evaluation.json`` and ``evaluation.png`` in that folder.
 
 ``--record-games DIR`` (with ``--agents``) records up to ``--record-max`` games, those of
@@ -77,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--league", nargs="+", metavar="SPEC", help="a pool of agent specs to rate against each other")
     who.add_argument("--compare", nargs=2, metavar=("NEW", "OLD"),
                      help="pair the first agent of two --out folders of the same boards, board by board; plays nothing")
+    who.add_argument("--pool", nargs="+", metavar="DIR",
+                     help="every agent's figures over the boards of several --out folders of one seating; plays nothing")
     p.add_argument("--boards", type=positive_int, default=200, help="boards to play (each at every rotation); default 200")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the board set; default 0")
     p.add_argument("--matches", type=non_negative_int, default=0, help="also play this many whole matches per rotation")
@@ -100,8 +103,8 @@ CHECKS = {"players": positive_int, "boards": positive_int, "seed": non_negative_
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.compare:
-        return _compare(*args.compare)
+    if args.compare or args.pool:
+        return _combine(args.compare, args.pool)
     overrides = dict(args.rule)
     if args.config:
         try:
@@ -143,15 +146,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def _compare(new: str, old: str) -> int:
-    from ..evaluation.compare import compare, load_result
+def _combine(compared: list[str] | None, pooled: list[str] | None) -> int:
+    from ..evaluation.combine import compare, load_result, pool
 
     try:
-        comparison = compare(load_result(new), load_result(old))
+        combined = compare(*map(load_result, compared)) if compared else pool([load_result(p) for p in pooled])
     except ValueError as e:
         print(f"bm-eval: {e}", file=sys.stderr)
         return 2
-    print(comparison.to_markdown())
+    print(combined.to_markdown())
     return 0
 
 

@@ -1,4 +1,5 @@
-"""bm-eval --compare: two runs of the same boards paired board by board, and the runs it refuses to pair."""
+"""bm-eval --compare and --pool: runs of the same boards paired board by board, runs of other boards pooled,
+and the runs each refuses."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from bm_env.cli.evaluate import main as eval_main
 from bm_env.evaluation import evaluate, write_report
-from bm_env.evaluation.compare import compare, load_result
+from bm_env.evaluation.combine import compare, load_result, pool
 from bm_env.evaluation.statistics import mean_ci
 from bm_env.engine.rules import make_rules
 
@@ -91,3 +92,35 @@ def test_cli_prints_the_paired_table_and_refuses_a_mismatch(new, old, tmp_path, 
     assert "new minus old, paired per board" in out and f"{difference:+.2f}" in out
     assert eval_main(["--compare", str(tmp_path / "new"), str(tmp_path / "other")]) == 2
     assert "differ in their board seed: 3 against 5" in capsys.readouterr().err
+
+
+def test_pooling_weighs_every_board_of_every_run_alike(new):
+    more = run("heuristic", seed=4, boards=4)
+    pooled = pool([new, more])
+    assert (pooled.boards, pooled.seeds, [a.label for a in pooled.agents]) == (12, [3, 4], ["heuristic", "random"])
+    first = pooled.agents[0]
+    by_hand = np.concatenate([advantages_by_hand(new), advantages_by_hand(more)])
+    assert (first.advantage, first.advantage_ci) == pytest.approx(mean_ci(by_hand))
+    # The pooled mean is the runs' means weighted by their boards.
+    assert first.advantage == pytest.approx((8 * new.agents[0].advantage + 4 * more.agents[0].advantage) / 12)
+    assert first.mean == pytest.approx((8 * new.agents[0].mean + 4 * more.agents[0].mean) / 12)
+
+
+def test_pooling_refuses_overlapping_boards_and_other_seatings(new, old):
+    with pytest.raises(ValueError, match="share the board seed 3: their boards overlap"):
+        pool([new, run("heuristic", seed=3, boards=5)])
+    with pytest.raises(ValueError, match="differ in their seating"):
+        pool([new, run("heuristic_v1", seed=4, boards=4)])
+    with pytest.raises(ValueError, match="at least two evaluations"):
+        pool([new])
+
+
+def test_cli_pools_folders(new, tmp_path, capsys):
+    more = run("heuristic", seed=4, boards=4)
+    write_report(new, str(tmp_path / "a"))
+    write_report(more, str(tmp_path / "b"))
+    assert eval_main(["--pool", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert f"{pool([new, more]).agents[0].advantage:+.2f}" in out and "12 boards of the board sets of seeds 3, 4" in out
+    assert eval_main(["--pool", str(tmp_path / "a"), str(tmp_path / "a")]) == 2
+    assert "share the board seed 3" in capsys.readouterr().err
