@@ -7,7 +7,8 @@
 
 Every figure comes from the files: each stage's newest training state (decisions, wall time,
 resolved config) and ``evaluations.jsonl``, and each ``bm-eval --out`` folder's
-``evaluation.json`` (boards, scores, intervals). The shipped file is the last stage's
+``evaluation.json`` (boards, scores, intervals; folders joined by ``+`` are runs of other seeds pooled in
+one row, as ``bm-eval --pool`` pools them). The shipped file is the last stage's
 ``latest.pt`` (the learning rate has fallen to 0 there).
 """
 
@@ -20,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bm_env.evaluation.combine import load_result, pool  # noqa: E402
 from training.curve import plot_curve  # noqa: E402
 from training.rule_opponent import rule_mix  # noqa: E402
 from training.state import latest_state, load_state  # noqa: E402
@@ -77,7 +79,8 @@ def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("name", choices=sorted(AGENTS))
     ap.add_argument("--stages", nargs="+", required=True, help="the run folders, first stage first")
-    ap.add_argument("--eval", nargs="+", required=True, help="bm-eval --out folders of the shipped file")
+    ap.add_argument("--eval", nargs="+", required=True,
+                    help="bm-eval --out folders of the shipped file, one per row; A+B pools runs of other seeds in one row")
     ap.add_argument("--commit", required=True, help="the commit whose code trained the last stage")
     ap.add_argument("--machine", required=True,
                     help="the machine that trained it, e.g. '2 vCPU AMD EPYC (Zen 3), 24 GB, no GPU; torch 2.13.0+cpu'")
@@ -107,14 +110,22 @@ def stage_line(i: int, s: dict, auto_precision: str) -> str:
         f"{s['decisions'] / (s['minutes'] * 60):,.0f} decisions/s on average.")
 
 
-def evaluation_row(folder: str, n_opp: int, targets) -> str:
-    """The evaluation table's row of one ``bm-eval --out`` folder."""
-    with open(os.path.join(folder, "evaluation.json"), encoding="utf-8") as f:
-        d = json.load(f)
-    me, opponent = d["agents"][0], d["agents"][1]["spec"] if "spec" in d["agents"][1] else d["seating"][1]
-    return (f"| {n_opp} × {opponent} | {d['num_boards']:,} | {me['mean']:.2f} ± {me['ci']:.2f} | "
-            f"{d['fair_share']:.2f} | **{me['advantage']:+.2f} ± {me['diff_ci']:.2f}** | "
-            f"{target_text(opponent, me['advantage'], me['diff_ci'], targets)} |")
+def evaluation_row(folders: str, n_opp: int, targets) -> str:
+    """The evaluation table's row of one ``bm-eval --out`` folder, or of several joined by '+'
+    (runs of the same seating on other seeds, pooled: ``bm-eval --pool``)."""
+    results = [load_result(folder) for folder in folders.split("+")]
+    opponent = results[0].seating[1]
+    if len(results) == 1:
+        r, me = results[0], results[0].agents[0]
+        boards, mean, ci, fair, advantage, advantage_ci = (f"{r.num_boards:,}", me.mean, me.ci, r.fair_share,
+                                                          me.advantage, me.diff_ci)
+    else:
+        p = pool(results)
+        me = p.agents[0]
+        boards = f"{p.boards:,} (seeds {', '.join(map(str, p.seeds))}, pooled)"
+        mean, ci, fair, advantage, advantage_ci = me.mean, me.ci, p.fair_share, me.advantage, me.advantage_ci
+    return (f"| {n_opp} × {opponent} | {boards} | {mean:.2f} ± {ci:.2f} | {fair:.2f} | "
+            f"**{advantage:+.2f} ± {advantage_ci:.2f}** | {target_text(opponent, advantage, advantage_ci, targets)} |")
 
 
 def main() -> None:

@@ -104,6 +104,8 @@ def test_pooling_weighs_every_board_of_every_run_alike(new):
     # The pooled mean is the runs' means weighted by their boards.
     assert first.advantage == pytest.approx((8 * new.agents[0].advantage + 4 * more.agents[0].advantage) / 12)
     assert first.mean == pytest.approx((8 * new.agents[0].mean + 4 * more.agents[0].mean) / 12)
+    # Lower totals win: the agent's mean is the fair share less its advantage.
+    assert first.mean == pytest.approx(pooled.fair_share - first.advantage)
 
 
 def test_pooling_refuses_overlapping_boards_and_other_seatings(new, old):

@@ -106,6 +106,7 @@ class Pooled:
     seating: list[str]
     seeds: list[int]
     boards: int
+    fair_share: float  # the mean total per deal over the players, over every board
     agents: list[PooledAgent]
 
     def to_markdown(self) -> str:
@@ -113,7 +114,7 @@ class Pooled:
         lines += [f"| {a.label} | {a.mean:.2f} | ±{a.ci:.2f} | {a.advantage:+.2f} | ±{a.advantage_ci:.2f} |"
                   for a in self.agents]
         lines += ["", f"{self.boards} boards of the board sets of seeds {', '.join(map(str, self.seeds))}, "
-                      f"pooled; intervals over boards (95%, t)."]
+                      f"pooled; fair share {self.fair_share:.2f} points/deal; intervals over boards (95%, t)."]
         return "\n".join(lines)
 
 
@@ -143,4 +144,6 @@ def pool(results: list[EvalResult]) -> Pooled:
         mean, ci = mean_ci(np.concatenate([r.per_board[report.label] for r in results]))
         advantage, advantage_ci = mean_ci(np.concatenate([r.board_advantages(report.label) for r in results]))
         agents.append(PooledAgent(report.label, mean, ci, advantage, advantage_ci))
-    return Pooled(seating=list(first.seating), seeds=seeds, boards=sum(r.num_boards for r in results), agents=agents)
+    boards = sum(r.num_boards for r in results)
+    fair_share = sum(r.fair_share * r.num_boards for r in results) / boards
+    return Pooled(seating=list(first.seating), seeds=seeds, boards=boards, fair_share=fair_share, agents=agents)
