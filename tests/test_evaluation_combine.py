@@ -92,6 +92,9 @@ def test_cli_prints_the_paired_table_and_refuses_a_mismatch(new, old, tmp_path, 
     assert "new minus old, paired per board" in out and f"{difference:+.2f}" in out
     assert eval_main(["--compare", str(tmp_path / "new"), str(tmp_path / "other")]) == 2
     assert "differ in their board seed: 3 against 5" in capsys.readouterr().err
+    # Options of a run that plays are refused, not ignored.
+    assert eval_main(["--compare", str(tmp_path / "new"), str(tmp_path / "old"), "--boards", "50", "--seed", "1"]) == 2
+    assert "so --boards, --seed would be ignored" in capsys.readouterr().err
 
 
 def test_pooling_weighs_every_board_of_every_run_alike(new):

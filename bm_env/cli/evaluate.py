@@ -13,11 +13,13 @@ command line override it.
 
 ``--agents`` takes one spec per seat (see :mod:`bm_env.agents`); the seating is played in
 all its rotations on every board. ``--league`` plays every pair of the pool instead and
-prints a rating table. ``--compare NEW OLD`` and ``--pool DIR ...`` play nothing: the first
-pairs the first agent of two earlier ``--out`` folders of the same boards and opponents,
-board by board; the second gives every agent's figures over the boards of several runs of
-one seating on other seeds (:mod:`bm_env.evaluation.combine`). Results go to stdout as a markdown table and, with ``--out``, to
+prints a rating table. Results go to stdout as a markdown table and, with ``--out``, to
 ``evaluation.md``, ``evaluation.json`` and ``evaluation.png`` in that folder.
+
+``--compare NEW OLD`` and ``--pool DIR ...`` play nothing and take no other option: the
+first pairs the first agent of two earlier ``--out`` folders of the same boards and
+opponents, board by board; the second gives every agent's figures over the boards of
+several runs of one seating on other seeds (:mod:`bm_env.evaluation.combine`).
 
 ``--record-games DIR`` (with ``--agents``) records up to ``--record-max`` games, those of
 the boards with the largest swings for the first agent, with the agents' thoughts: a JSON
@@ -104,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.compare or args.pool:
+        given = [f"--{name.replace('_', '-')}" for name, value in vars(args).items()
+                 if name not in ("compare", "pool", "no_progress") and value != parser.get_default(name)]
+        if given:
+            print(f"bm-eval: --{'compare' if args.compare else 'pool'} reads finished evaluations and plays "
+                  f"nothing, so {', '.join(given)} would be ignored; give it alone", file=sys.stderr)
+            return 2
         return _combine(args.compare, args.pool)
     overrides = dict(args.rule)
     if args.config:

@@ -60,6 +60,8 @@ def load_result(path: str) -> EvalResult:
         result = EvalResult.from_dict(data)
     except FileNotFoundError:
         raise ValueError(f"{path}: no evaluation here; give a bm-eval --out folder or its evaluation.json") from None
+    except OSError as e:
+        raise ValueError(f"{file}: cannot be read ({e})") from None
     except (json.JSONDecodeError, TypeError, KeyError, AttributeError) as e:
         raise ValueError(f"{file}: not an evaluation.json written by bm-eval --out ({e})") from None
     if not result.per_board:
