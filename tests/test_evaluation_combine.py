@@ -3,7 +3,12 @@ and the runs each refuses."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import re
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,3 +134,31 @@ def test_cli_pools_folders(new, tmp_path, capsys):
     assert f"{pool([new, more]).agents[0].advantage:+.2f}" in out and "12 boards of the board sets of seeds 3, 4" in out
     assert eval_main(["--pool", str(tmp_path / "a"), str(tmp_path / "a")]) == 2
     assert "share the board seed 3" in capsys.readouterr().err
+
+
+SHIPPED = str(Path(__file__).resolve().parents[1] / "checkpoints" / "black_maria_3p.pt")
+
+
+def test_a_policy_agent_is_told_by_its_file_not_its_path(tmp_path):
+    copy = tmp_path / "same.pt"
+    shutil.copyfile(SHIPPED, copy)
+    a = run(f"policy:{SHIPPED}", seed=3, boards=2)
+    b = run(f"policy:{copy}", seed=4, boards=2)
+    assert a.agent_files == {f"policy:{SHIPPED}": hashlib.sha256(open(SHIPPED, "rb").read()).hexdigest()}
+    pooled = pool([a, b])  # one file under two paths: one agent
+    assert pooled.agents[0].label == f"policy:{SHIPPED}" and pooled.boards == 4
+    assert pooled.agents[0].mean == pytest.approx((a.agents[0].mean + b.agents[0].mean) / 2)
+    # The same path holding another file (a checkpoint retrained in place) is another agent.
+    retrained = dataclasses.replace(b, seating=a.seating, agent_files={f"policy:{SHIPPED}": "0" * 64},
+                                    per_board={f"policy:{SHIPPED}" if k.startswith("policy") else k: v
+                                               for k, v in b.per_board.items()})
+    with pytest.raises(ValueError, match=re.escape(f"differ in their seating (seat 0: policy:{SHIPPED} against")):
+        pool([a, retrained])
+
+
+def test_opponents_from_other_files_are_not_paired(new):
+    a = run("heuristic", opponents=[f"policy:{SHIPPED}", "random"])
+    other_file = dataclasses.replace(a, agent_files={f"policy:{SHIPPED}": "0" * 64})
+    assert compare(a, a).difference == 0
+    with pytest.raises(ValueError, match="differ in their opponents \\(seat 1"):
+        compare(a, other_file)

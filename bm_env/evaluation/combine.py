@@ -13,6 +13,9 @@ one board set (a first run, then more boards of another seed to narrow the inter
 
 Each refuses runs that its arithmetic would make meaningless, saying what differs: pairing
 needs the same boards and opponents, pooling the same seating and no board counted twice.
+A policy agent is told by its checkpoint file's SHA-256, which ``bm-eval`` records, not by
+its path: one file under two paths is one agent, a file retrained in place is two (runs
+saved before the hashes were recorded fall back to the specs as written).
 """
 
 from __future__ import annotations
@@ -25,6 +28,19 @@ import numpy as np
 
 from .harness import EvalResult
 from .statistics import mean_ci
+
+
+def same_agent(a: EvalResult, a_label: str, b: EvalResult, b_label: str) -> bool:
+    """Whether two runs' agents are the same: the same checkpoint file where both runs
+    recorded one (whatever its path), else the same spec."""
+    if a_label in a.agent_files and b_label in b.agent_files:
+        return a.agent_files[a_label] == b.agent_files[b_label]
+    return a_label == b_label
+
+
+def _differing_seats(a: EvalResult, b: EvalResult, seats: range) -> list[str]:
+    return [f"seat {i}: {a.seating[i]} against {b.seating[i]}" for i in seats
+            if not same_agent(a, a.seating[i], b, b.seating[i])]
 
 
 @dataclass
@@ -77,11 +93,14 @@ def compare(new: EvalResult, old: EvalResult) -> Comparison:
     """
     for what, a, b in (("rules", new.preset_rules, old.preset_rules),
                        ("board set version", new.board_set_version, old.board_set_version),
-                       ("board seed", new.seed, old.seed), ("number of boards", new.num_boards, old.num_boards),
-                       ("opponents (the seats after the first)", new.seating[1:], old.seating[1:])):
+                       ("board seed", new.seed, old.seed), ("number of boards", new.num_boards, old.num_boards)):
         if a != b:
             raise ValueError(f"the two evaluations differ in their {what}: {a} against {b}; "
                              f"only runs of the same boards against the same opponents can be paired")
+    differing = _differing_seats(new, old, range(1, len(new.seating)))
+    if differing:
+        raise ValueError(f"the two evaluations differ in their opponents ({'; '.join(differing)}); "
+                         f"only runs of the same boards against the same opponents can be paired")
     a = new.board_advantages(new.agents[0].label)
     b = old.board_advantages(old.agents[0].label)
     difference, difference_ci = mean_ci(a - b)
@@ -132,10 +151,14 @@ def pool(results: list[EvalResult]) -> Pooled:
     for r in results[1:]:
         for what, a, b in (("rules", r.preset_rules, first.preset_rules),
                            ("board set version", r.board_set_version, first.board_set_version),
-                           ("seating", r.seating, first.seating)):
+                           ("number of seats", len(r.seating), len(first.seating))):
             if a != b:
                 raise ValueError(f"the evaluations differ in their {what}: {b} against {a}; only runs of the same "
                                  f"seating and rules can be pooled")
+        differing = _differing_seats(first, r, range(len(first.seating)))
+        if differing:
+            raise ValueError(f"the evaluations differ in their seating ({'; '.join(differing)}); only runs of the "
+                             f"same seating and rules can be pooled")
     seeds = [r.seed for r in results]
     repeated = sorted({s for s in seeds if seeds.count(s) > 1})
     if repeated:
@@ -143,8 +166,11 @@ def pool(results: list[EvalResult]) -> Pooled:
                          f"would count them twice; give runs of different --seed")
     agents = []
     for report in first.agents:
-        mean, ci = mean_ci(np.concatenate([r.per_board[report.label] for r in results]))
-        advantage, advantage_ci = mean_ci(np.concatenate([r.board_advantages(report.label) for r in results]))
+        seat = first.seating.index(report.label)
+        labels = [r.seating[seat] for r in results]  # the same agent, perhaps under another path
+        mean, ci = mean_ci(np.concatenate([r.per_board[label] for r, label in zip(results, labels)]))
+        advantage, advantage_ci = mean_ci(np.concatenate([r.board_advantages(label)
+                                                          for r, label in zip(results, labels)]))
         agents.append(PooledAgent(report.label, mean, ci, advantage, advantage_ci))
     boards = sum(r.num_boards for r in results)
     fair_share = sum(r.fair_share * r.num_boards for r in results) / boards

@@ -11,6 +11,7 @@ depend on the number of workers.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing as mp
 import os
 import pickle
@@ -64,6 +65,7 @@ class EvalResult:
     seconds: float = 0.0
     workers: int = 1
     per_board: dict[str, list[float]] = field(default_factory=dict)  # label -> mean score per board
+    agent_files: dict[str, str] = field(default_factory=dict)  # label -> SHA-256 of a policy agent's checkpoint
 
     def to_dict(self, with_boards: bool = False) -> dict[str, Any]:
         d = asdict(self)
@@ -219,7 +221,22 @@ def evaluate(
             collect(pool.imap_unordered(_task, jobs, chunksize=chunk))
     if bar is not None:
         bar.close()
-    return summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
+    result = summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
+    result.agent_files = checkpoint_fingerprints(seating)
+    return result
+
+
+def checkpoint_fingerprints(seating: Sequence[str]) -> dict[str, str]:
+    """The SHA-256 of the checkpoint file behind each ``policy:PATH`` agent of ``seating``, by
+    label: a saved evaluation keeps them, so that combining runs can tell one file under two
+    paths, or two files under one (a checkpoint retrained in place)."""
+    out = {}
+    for label in dict.fromkeys(seating):
+        name, params = parse_spec(label)
+        if name == "policy":
+            with open(params["path"], "rb") as f:
+                out[label] = hashlib.sha256(f.read()).hexdigest()
+    return out
 
 
 def summarise(rules, seating, seed, board_scores, match_shares, seconds=0.0, workers=1) -> EvalResult:
