@@ -189,6 +189,7 @@ def evaluate(
     if len(seating) != n:
         raise ValueError(f"the seating needs one agent spec per seat: {n} for these rules, got {len(seating)}: {seating}")
     check_agents(rules, seating)
+    files = checkpoint_fingerprints(seating)  # before play: the files the agents load
     if num_boards < 1:
         raise ValueError(f"num_boards must be at least 1, got {num_boards}")
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -222,7 +223,7 @@ def evaluate(
     if bar is not None:
         bar.close()
     result = summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
-    result.agent_files = checkpoint_fingerprints(seating)
+    result.agent_files = files
     return result
 
 
