@@ -20,6 +20,7 @@ from kit import CLASSIC_COUNTS, play_agents
     ("pimc:rollout=random", "pimc", {"rollout": "random"}),
     ("heuristic_v1", "heuristic_v1", {}),
     ("pimc:rollout=heuristic_v1", "pimc", {"rollout": "heuristic_v1"}),
+    ("pimc:override_z=0.5", "pimc", {"override_z": 0.5}),
     ("policy:ckpt/a.pt,greedy=false", "policy", {"path": "ckpt/a.pt", "greedy": False}),
 ])
 def test_spec_parses(spec, name, params):

@@ -99,3 +99,52 @@ def test_pimc_cannot_see_the_real_hands():
         decisions.append((info, agent.action_values(info, list(info.legal)).tolist()))
     assert decisions[0][0] == decisions[1][0]  # same information state...
     assert decisions[0][1] == decisions[1][1]  # ...so the same evaluation, whatever the real hands
+
+
+# card_to_play: worlds x cards, higher is better. Card 1 has the best mean in both tables.
+NOISY = np.array([[0.0, 3.0], [0.0, -1.0], [0.0, 3.0], [0.0, -1.0]])  # gain 1, standard deviation 2.31, error 1.15
+SURE = np.array([[0.0, 1.5], [0.0, 0.5], [0.0, 1.0], [0.0, 1.0]])  # gain 1, standard deviation 0.41, error 0.20
+
+
+def test_the_search_keeps_the_playout_policys_card_unless_it_is_sure_of_a_better_one():
+    from bm_env.agents.pimc import card_to_play
+
+    assert card_to_play(NOISY, own=0, override_z=1.0) == 0  # 1 <= 1 x 1.15
+    assert card_to_play(NOISY, own=0, override_z=0.5) == 1  # 1 > 0.5 x 1.15
+    assert card_to_play(SURE, own=0, override_z=1.0) == 1  # 1 > 1 x 0.20
+    assert card_to_play(SURE, own=0, override_z=12.0) == 0  # 1 <= 12 x 0.20
+    assert card_to_play(NOISY, own=0, override_z=0.0) == 1  # 0: the best mean, as a plain search
+    assert card_to_play(NOISY, own=None, override_z=1.0) == 1  # no own card (random playouts)
+    assert card_to_play(NOISY, own=1, override_z=1.0) == 1
+
+
+def test_pimc_plays_the_heuristics_card_where_the_override_cannot_be_sure():
+    """Asked to be very sure, pimc plays the heuristic's card (its playout policy's) wherever
+    worlds differ; with override_z=0 it plays its best mean, which differs somewhere."""
+    from bm_env.agents.pimc import heuristic_card
+
+    differs = checked = 0
+    for deal, info in mid_play_states(BM, 30, 5):
+        mask = np.zeros(52, dtype=np.int8)
+        mask[list(info.legal)] = 1
+        if len(info.legal) < 2:
+            continue
+        legal, own = list(info.legal), heuristic_card(info)
+        gains = make_agent("pimc:worlds=3", BM, 3).world_values(info, legal)
+        gains -= gains[:, [legal.index(own)]]
+        if not ((np.ptp(gains, axis=0) == 0) & (gains[0] > 0)).any():  # no card surely better in all 3 worlds
+            checked += 1
+            assert make_agent("pimc:worlds=3,override_z=1000", BM, 3).act(None, mask, info) == own
+        differs += make_agent("pimc:worlds=3,override_z=0", BM, 3).act(None, mask, info) != own
+    assert differs > 0 and checked > 10
+
+
+def test_pimc_override_z_is_checked():
+    assert make_agent("pimc", BM, 0).override_z == 1.0
+    assert make_agent("pimc:override_z=2.5", BM, 0).override_z == 2.5
+    assert make_agent("pimc:rollout=random", BM, 0).override_z == 0.0
+    for spec, words in [("pimc:override_z=-1", "finite number >= 0"), ("pimc:override_z=inf", "finite number >= 0"),
+                        ("pimc:override_z=nan", "finite number >= 0"), ("pimc:override_z=high", "must be a number"),
+                        ("pimc:rollout=random,override_z=1", "rollout=random has none")]:
+        with pytest.raises(AgentSpecError, match=words):
+            make_agent(spec, BM, 0)

@@ -10,7 +10,7 @@ the same kind that reports keep apart.
 | ``random`` | uniform over legal actions, seeded |
 | ``heuristic`` | the rule-based player of :mod:`.heuristic` |
 | ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
-| ``pimc[:worlds=20,rollouts=1,rollout=heuristic]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random`` |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=1]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z=0`` plays the best mean |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
 Only ``policy`` needs torch, and only it imports torch, when one is made: random,
@@ -27,7 +27,7 @@ from ..engine.rules import Rules
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .heuristic_v1 import HeuristicV1Agent
-from .pimc import PimcAgent, heuristic_playout, heuristic_v1_playout, random_playout
+from .pimc import PLAYOUTS, PimcAgent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "heuristic", "heuristic_v1", "pimc", "policy")
@@ -35,16 +35,15 @@ _PARAMS = {
     "random": {},
     "heuristic": {},
     "heuristic_v1": {},
-    "pimc": {"worlds": int, "rollouts": int, "rollout": str},
+    "pimc": {"worlds": int, "rollouts": int, "rollout": str, "override_z": float},
     "policy": {"path": str, "greedy": bool},
 }
 
-#: pimc's playout policies by the name its ``rollout`` argument takes. (A network as the playout
-#: policy was tried twice and dropped: too slow one call at a time, and weaker than the network
-#: alone when batched in the vector engine; docs/agents.md#pimc-search.)
-PLAYOUTS = {"heuristic": heuristic_playout, "heuristic_v1": heuristic_v1_playout, "random": random_playout}
+# pimc's playout policies are pimc.PLAYOUTS. (A network as the playout policy was tried twice and
+# dropped: too slow one call at a time, and weaker than the network alone when batched in the
+# vector engine; docs/agents.md#pimc-search.)
 SPEC_FORMS = ("random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=" + "|".join(PLAYOUTS)
-              + "] | policy:PATH[,greedy=true|false]")
+              + ",override_z=X] | policy:PATH[,greedy=true|false]")
 
 
 _REGISTERED: dict[str, Any] = {}
@@ -79,6 +78,14 @@ def _value(name: str, key: str, text: str, typ) -> Any:
         if low in ("false", "0", "no"):
             return False
         raise AgentSpecError(f"{name}: {key}={text!r} must be true or false")
+    if typ is float:
+        try:
+            x = float(text)
+        except ValueError:
+            raise AgentSpecError(f"{name}: {key}={text!r} must be a number") from None
+        if not 0 <= x < float("inf"):
+            raise AgentSpecError(f"{name}: {key}={text!r} must be a finite number >= 0")
+        return x
     if typ is int:
         try:
             v = int(text)
@@ -151,7 +158,11 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
     rollout = params.get("rollout", "heuristic")
     if rollout not in PLAYOUTS:
         raise AgentSpecError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
-    return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), PLAYOUTS[rollout], seed, rollout)
+    if rollout == "random" and params.get("override_z", 0) > 0:
+        raise AgentSpecError("pimc: override_z keeps the playout policy's own card, and rollout=random has none; "
+                             "drop override_z or use rollout=heuristic or heuristic_v1")
+    return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), rollout, seed,
+                     params.get("override_z", 0.0 if rollout == "random" else 1.0))
 
 
 __all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "CheckpointError", "HeuristicAgent", "HeuristicV1Agent", "PimcAgent", "RandomAgent",

@@ -8,6 +8,9 @@ state alone (:func:`world_deal`: the sampled hands plus the cards already played
 replayed trick by trick), then for each legal card plays the deal out ``rollouts`` times
 with a playout policy (the heuristic by default) and scores the card by the seat's mean
 result. The same worlds serve every card, so cards are compared on the same deals.
+It plays the card with the best mean only where that card beats the one the playout policy
+would play itself by ``override_z`` standard errors (paired over the worlds; 1 by
+default): the best of a few noisy means is often only the luckiest (:func:`card_to_play`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic (the sources call it the key decision, and a pass
 search would need the other players' passes too). :meth:`PimcAgent.explain` gives the
@@ -165,19 +168,61 @@ def random_playout(deal: Deal, rng: np.random.Generator) -> None:
         deal.step(legal[int(rng.integers(len(legal)))])
 
 
+def heuristic_card(info: InfoState) -> int:
+    """The card the heuristic itself would play here."""
+    return heuristic.choose(heuristic.view_from_info(info))
+
+
+def heuristic_v1_card(info: InfoState) -> int:
+    """The card the first heuristic itself would play here."""
+    return heuristic_v1.choose(heuristic_v1.view_from_info(info))
+
+
+#: The playout policies by the name pimc's ``rollout`` option takes: how each finishes a deal, and
+#: the card it would play itself (None for random play, which has no card of its own to keep).
+PLAYOUTS = {
+    "heuristic": (heuristic_playout, heuristic_card),
+    "heuristic_v1": (heuristic_v1_playout, heuristic_v1_card),
+    "random": (random_playout, None),
+}
+
+
+def card_to_play(values: np.ndarray, own: int | None, override_z: float) -> int:
+    """The column of ``values`` (worlds x cards, higher is better) to play.
+
+    The best mean, unless the playout policy's own card ``own`` is within ``override_z``
+    standard errors of it, the difference paired over the worlds: twenty sampled worlds
+    leave the means noisy, and the card with the best mean is the one most likely to have
+    drawn lucky worlds, so the search overrides the player whose play it imagines only
+    where it is sure. ``override_z=0`` (or no own card) plays the best mean.
+    """
+    best = int(np.argmax(values.mean(axis=0)))
+    if own is None or override_z == 0 or own == best:
+        return best
+    gain = values[:, best] - values[:, own]
+    spread = gain.std(ddof=1) / np.sqrt(len(gain)) if len(gain) > 1 else 0.0
+    return best if gain.mean() > override_z * spread else own
+
+
 class PimcAgent:
-    """Search player; ``worlds`` sampled deals, ``rollouts`` playouts per world and card."""
+    """Search player; ``worlds`` sampled deals, ``rollouts`` playouts per world and card, the
+    playout policy's own card kept unless a card beats it by ``override_z`` standard errors."""
 
     needs_observation = False
 
-    def __init__(self, worlds: int = 20, rollouts: int = 1, playout=heuristic_playout, seed: int | None = None,
-                 playout_name: str = "heuristic") -> None:
+    def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
+                 override_z: float = 1.0) -> None:
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
+        if rollout not in PLAYOUTS:
+            raise ValueError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
+        if not override_z >= 0 or override_z == float("inf"):
+            raise ValueError(f"pimc needs a finite override_z >= 0, got {override_z}")
         self.worlds = worlds
         self.rollouts = rollouts
-        self.playout = playout
-        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={playout_name})"
+        self.playout, self.own_card = PLAYOUTS[rollout]
+        self.override_z = override_z
+        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={override_z:g})"
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
 
@@ -201,23 +246,27 @@ class PimcAgent:
             return legal[0]
         if info.phase == PASS:
             return heuristic.choose(heuristic.view_from_info(info))
-        values = self.action_values(info, legal)
-        self._last = Thought("value", dict(zip(legal, values.tolist())))
-        return legal[int(np.argmax(values))]
+        values = self.world_values(info, legal)
+        self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
+        own = None if self.own_card is None or self.override_z == 0 else legal.index(self.own_card(info))
+        return legal[card_to_play(values, own, self.override_z)]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""
+        return self.world_values(info, legal).mean(axis=0)
+
+    def world_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
+        """The result of each legal card (columns) in each sampled world (rows), averaged over its rollouts."""
         pos = info.seats.index(info.seat)
         sign = -1.0 if info.rules.lower_wins else 1.0
-        totals = np.zeros(len(legal))
+        totals = np.zeros((self.worlds, len(legal)))
         clone = clone_deal
-        for _ in range(self.worlds):
+        for w in range(self.worlds):
             base = sample_world(info, self.rng)
             for i, a in enumerate(legal):
                 for _ in range(self.rollouts):
                     d = clone(base)
                     d.step(a)
                     self.playout(d, self.rng)
-                    totals[i] += sign * d.scores[pos]
-        return totals / (self.worlds * self.rollouts)
-
+                    totals[w, i] += sign * d.scores[pos]
+        return totals / self.rollouts
