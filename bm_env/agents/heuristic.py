@@ -46,8 +46,10 @@ figures):
   boards, +0.74 -> +3.26 with a whole bonus, 1,000 boards +2.93 ± 0.19 with half, which
   also beats v1 against random players (+6.00 against v1's +5.46, 1,000 boards).
 
-As pimc's playout it is not measurably better than v1 (pimc against two v1 on 600 boards:
--0.30 ± 0.34 points/deal with this playout instead of v1's; ``pimc:rollout=heuristic_v1``).
+As pimc's playout it is as strong as v1 against two v1 since pimc keeps its playout
+policy's own card unless sure of a better one (600 boards: +0.13 ± 0.32 points/deal with this
+playout instead of v1's); with pimc's plain best mean (``override_z=0``) it was weaker, -0.45 ±
+0.24 over 1,200 boards (docs/agents.md#strength).
 
 Tried and not kept (no gain beyond noise on 1,000 ``black_maria`` boards): the card a void
 player dumps taken as the worst penalty card still out instead of the rules' worst (-0.5);
