@@ -155,15 +155,11 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
             f"pimc rebuilds one-deck deals without kitty, charges or boosts; it does not play rules options "
             f"{list(rules.uses_extensions)}; use 'heuristic', 'random' or 'policy' for these rules"
         )
-    rollout = params.get("rollout", "heuristic")
-    if rollout not in PLAYOUTS:
-        raise AgentSpecError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
-    if rollout == "random" and params.get("override_z", 0) > 0:
-        raise AgentSpecError("pimc: override_z keeps the playout policy's own card, and rollout=random has none; "
-                             "drop override_z or use rollout=heuristic or heuristic_v1")
-    return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), rollout, seed,
-                     params.get("override_z", 0.0 if rollout == "random" else 1.0))
-
+    try:
+        return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), params.get("rollout", "heuristic"), seed,
+                         params.get("override_z"))
+    except ValueError as e:  # a playout that does not exist, override_z with random playouts
+        raise AgentSpecError(str(e)) from None
 
 __all__ = ["Agent", "AgentSpecError", "AGENT_NAMES", "CheckpointError", "HeuristicAgent", "HeuristicV1Agent", "PimcAgent", "RandomAgent",
            "make_agent", "parse_spec", "register_agent", "registered_agents"]

@@ -211,16 +211,22 @@ class PimcAgent:
     needs_observation = False
 
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
-                 override_z: float = 1.0) -> None:
+                 override_z: float | None = None) -> None:
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
             raise ValueError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
-        if not override_z >= 0 or override_z == float("inf"):
-            raise ValueError(f"pimc needs a finite override_z >= 0, got {override_z}")
+        own_card = PLAYOUTS[rollout][1]
+        if override_z is None:  # the default: 1 where the playout policy has a card of its own
+            override_z = 0.0 if own_card is None else 1.0
+        if not 0 <= override_z < float("inf"):
+            raise ValueError(f"pimc: override_z must be a finite number >= 0, got {override_z}")
+        if own_card is None and override_z > 0:
+            raise ValueError(f"pimc: override_z keeps the playout policy's own card, and rollout={rollout} has none; "
+                             "drop override_z or use rollout=heuristic or heuristic_v1")
         self.worlds = worlds
         self.rollouts = rollouts
-        self.playout, self.own_card = PLAYOUTS[rollout]
+        self.playout, self.own_card = PLAYOUTS[rollout][0], own_card
         self.override_z = override_z
         self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={override_z:g})"
         self.rng = np.random.default_rng(seed)
