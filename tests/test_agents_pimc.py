@@ -139,10 +139,12 @@ def test_pimc_plays_the_heuristics_card_where_the_override_cannot_be_sure():
     assert differs > 0 and checked > 10
 
 
-def test_pimc_override_z_is_checked():
-    assert make_agent("pimc", BM, 0).override_z == 1.0
-    assert make_agent("pimc:override_z=2.5", BM, 0).override_z == 2.5
-    assert make_agent("pimc:rollout=random", BM, 0).override_z == 0.0
+def test_pimc_override_z_is_set_by_the_moon_unless_given_and_checked():
+    american = make_rules("american_hearts")
+    assert (make_agent("pimc", BM, 0).override_for(BM), make_agent("pimc", american, 0).override_for(american)) == (1, 0)
+    assert make_agent("pimc:rollout=heuristic_v1", BM, 0).override_for(BM) == 1
+    assert make_agent("pimc:override_z=2.5", american, 0).override_for(american) == 2.5
+    assert make_agent("pimc:rollout=random", BM, 0).override_for(BM) == 0
     for spec, words in [("pimc:override_z=-1", "finite number >= 0"), ("pimc:override_z=inf", "finite number >= 0"),
                         ("pimc:override_z=nan", "finite number >= 0"), ("pimc:override_z=high", "must be a number"),
                         ("pimc:rollout=random,override_z=1", "rollout=random has none")]:

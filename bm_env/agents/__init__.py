@@ -10,7 +10,7 @@ the same kind that reports keep apart.
 | ``random`` | uniform over legal actions, seeded |
 | ``heuristic`` | the rule-based player of :mod:`.heuristic` |
 | ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
-| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=1]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z=0`` plays the best mean |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one, unless given |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
 Only ``policy`` needs torch, and only it imports torch, when one is made: random,

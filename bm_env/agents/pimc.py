@@ -9,8 +9,9 @@ replayed trick by trick), then for each legal card plays the deal out ``rollouts
 with a playout policy (the heuristic by default) and scores the card by the seat's mean
 result. The same worlds serve every card, so cards are compared on the same deals.
 It plays the card with the best mean only where that card beats the one the playout policy
-would play itself by ``override_z`` standard errors (paired over the worlds; 1 by
-default): the best of a few noisy means is often only the luckiest (:func:`card_to_play`).
+would play itself by ``override_z`` standard errors (paired over the worlds; by default 1
+where the rules have no moon, 0 where they have one): the best of a few noisy means is often
+only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic (the sources call it the key decision, and a pass
 search would need the other players' passes too). :meth:`PimcAgent.explain` gives the
@@ -212,29 +213,39 @@ class PimcAgent:
 
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
                  override_z: float | None = None) -> None:
+        """``override_z=None`` chooses it by the rules (:meth:`override_for`)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
             raise ValueError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
         own_card = PLAYOUTS[rollout][1]
-        if override_z is None:  # the default: 1 where the playout policy has a card of its own
-            override_z = 0.0 if own_card is None else 1.0
-        if not 0 <= override_z < float("inf"):
+        if override_z is not None and not 0 <= override_z < float("inf"):
             raise ValueError(f"pimc: override_z must be a finite number >= 0, got {override_z}")
-        if own_card is None and override_z > 0:
+        if own_card is None and override_z:
             raise ValueError(f"pimc: override_z keeps the playout policy's own card, and rollout={rollout} has none; "
                              "drop override_z or use rollout=heuristic or heuristic_v1")
         self.worlds = worlds
         self.rollouts = rollouts
         self.playout, self.own_card = PLAYOUTS[rollout][0], own_card
         self.override_z = override_z
-        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={override_z:g})"
+        z = "auto" if override_z is None else f"{override_z:g}"  # auto: by the rules, override_for
+        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z})"
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self._last = None
+
+    def override_for(self, rules) -> float:
+        """The ``override_z`` this search uses under ``rules``: as given, else 1 where the rules
+        have no moon and 0 where they have one. The override test asks for a gain that holds
+        across the worlds; stopping a moon gains 26 points in the few worlds where it would
+        succeed and nothing elsewhere, which the test takes for noise, so with a moon it kept
+        the heuristic's card and let a shooter through (docs/agents.md#pimc-search)."""
+        if self.override_z is not None:
+            return self.override_z
+        return 1.0 if self.own_card is not None and rules.moon == "off" else 0.0
 
     def explain(self) -> Thought | None:
         """The mean playout value of each legal card at the last ``act``; None where it did not
@@ -254,8 +265,9 @@ class PimcAgent:
             return heuristic.choose(heuristic.view_from_info(info))
         values = self.world_values(info, legal)
         self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
-        own = None if self.own_card is None or self.override_z == 0 else legal.index(self.own_card(info))
-        return legal[card_to_play(values, own, self.override_z)]
+        z = self.override_for(info.rules)
+        own = None if z == 0 else legal.index(self.own_card(info))
+        return legal[card_to_play(values, own, z)]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""
