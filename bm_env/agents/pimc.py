@@ -240,7 +240,7 @@ class PimcAgent:
     def override_for(self, rules) -> float:
         """The ``override_z`` this search uses under ``rules``: as given, else 1 where the rules
         have no moon and 0 where they have one. The override test asks for a gain that holds
-        across the worlds; stopping a moon gains 26 points in the few worlds where it would
+        across the worlds; stopping a moon gains its whole value in the few worlds where it would
         succeed and nothing elsewhere, which the test takes for noise, so with a moon it kept
         the heuristic's card and let a shooter through (docs/agents.md#pimc-search)."""
         if self.override_z is not None:
