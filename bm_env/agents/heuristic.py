@@ -47,7 +47,7 @@ figures):
   also beats v1 against random players (+6.00 against v1's +5.46, 1,000 boards).
 
 As pimc's playout it is as strong as v1 against two v1 since pimc keeps its playout
-policy's own card unless sure of a better one (600 boards: +0.13 ± 0.32 points/deal with this
+policy's own card unless sure of a better one (900 boards: +0.21 ± 0.26 points/deal with this
 playout instead of v1's); with pimc's plain best mean (``override_z=0``) it was weaker, -0.45 ±
 0.24 over 1,200 boards (docs/agents.md#strength).
 
