@@ -262,7 +262,7 @@ class PimcAgent:
         if len(legal) == 1:
             return legal[0]
         if info.phase == PASS:
-            return heuristic.choose(heuristic.view_from_info(info))
+            return heuristic_card(info)
         values = self.world_values(info, legal)
         self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
         z = self.override_for(info.rules)
