@@ -13,9 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import bm_env
 from bm_env.cli.evaluate import main as eval_main
-from bm_env.evaluation import evaluate, write_report
+from bm_env.evaluation import evaluate, provenance, to_markdown, write_report
 from bm_env.evaluation.combine import compare, load_result, pool
+from bm_env.evaluation.provenance import code_identity
 from bm_env.evaluation.statistics import mean_ci
 from bm_env.engine.rules import make_rules
 
@@ -162,3 +164,48 @@ def test_opponents_from_other_files_are_not_paired(new):
     assert compare(a, a).difference == 0
     with pytest.raises(ValueError, match="differ in their opponents \\(seat 1"):
         compare(a, other_file)
+
+
+def test_a_run_records_the_code_that_played_it(new):
+    identity = code_identity()
+    assert new.code == identity and re.fullmatch("[0-9a-f]{64}", identity["source_sha256"])
+    assert identity["version"] == bm_env.__version__
+    assert f"code: bm_env {identity['version']}, source {identity['source_sha256'][:12]}" in to_markdown(new)
+
+
+def test_the_source_hash_follows_every_file_of_the_package(tmp_path, monkeypatch):
+    package = tmp_path / "pkg"
+    (package / "agents").mkdir(parents=True)
+    (package / "agents" / "search.py").write_text("WORLDS = 20\n")
+    (package / "rules.py").write_text("QUEEN = 13\n")
+    monkeypatch.setattr(provenance, "PACKAGE", package)
+
+    def source() -> str:
+        provenance.code_identity.cache_clear()
+        identity = provenance.code_identity()
+        assert "commit" not in identity  # no git checkout around this folder
+        return identity["source_sha256"]
+
+    try:
+        first = source()
+        assert source() == first
+        (package / "agents" / "search.py").write_text("WORLDS = 40\n")
+        edited = source()
+        (package / "agents" / "search.py").rename(package / "agents" / "search2.py")
+        renamed = source()
+        (package / "notes.txt").write_text("not code")
+        assert len({first, edited, renamed}) == 3 and source() == renamed
+    finally:
+        monkeypatch.undo()
+        provenance.code_identity.cache_clear()
+
+
+def test_runs_of_different_code_are_combined_with_a_warning(new, old):
+    assert compare(new, old).warning is None and pool([new, run("heuristic", seed=4, boards=4)]).warning is None
+    other_code = dataclasses.replace(old, code={**old.code, "source_sha256": "f" * 64})
+    c = compare(new, other_code)
+    assert c.warning.startswith("warning: these runs may come from different code") and "source ffffffffffff" in c.warning
+    assert c.warning in c.to_markdown() and c.difference == compare(new, old).difference  # the arithmetic is the same
+    unrecorded = dataclasses.replace(run("heuristic", seed=4, boards=4), code={})
+    pooled = pool([new, unrecorded])
+    assert "run 2: no code version recorded" in pooled.warning and pooled.warning in pooled.to_markdown()

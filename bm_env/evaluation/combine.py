@@ -15,7 +15,9 @@ Each refuses runs that its arithmetic would make meaningless, saying what differ
 needs the same boards and opponents, pooling the same seating and no board counted twice.
 A policy agent is told by its checkpoint file's SHA-256, which ``bm-eval`` records, not by
 its path: one file under two paths is one agent, a file retrained in place is two (runs
-saved before the hashes were recorded fall back to the specs as written).
+saved before the hashes were recorded fall back to the specs as written). Runs made by
+different code are combined, with a warning (:mod:`.provenance`): the same spec may then be
+another player.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .harness import EvalResult
+from .provenance import different_code
 from .statistics import mean_ci
 
 
@@ -56,6 +59,7 @@ class Comparison:
     difference: float  # new minus old, paired per board: positive = the new agent did better
     difference_ci: float
     boards: int
+    warning: str | None = None  # where the runs came from different code (provenance.different_code)
 
     def to_markdown(self) -> str:
         rows = [(f"new: {self.new}", self.new_advantage, self.new_ci),
@@ -64,7 +68,7 @@ class Comparison:
         lines = ["| agent | better than the fair share | 95% CI |", "|---|---:|---:|"]
         lines += [f"| {name} | {value:+.2f} | ±{ci:.2f} |" for name, value, ci in rows]
         lines += ["", f"{self.boards} boards; positive differences mean the new agent did better."]
-        return "\n".join(lines)
+        return "\n".join(lines + ([self.warning] if self.warning else []))
 
 
 def load_result(path: str) -> EvalResult:
@@ -107,7 +111,7 @@ def compare(new: EvalResult, old: EvalResult) -> Comparison:
     return Comparison(
         new=new.seating[0], old=old.seating[0], new_advantage=new.agents[0].advantage, new_ci=new.agents[0].diff_ci,
         old_advantage=old.agents[0].advantage, old_ci=old.agents[0].diff_ci, difference=difference,
-        difference_ci=difference_ci, boards=new.num_boards,
+        difference_ci=difference_ci, boards=new.num_boards, warning=different_code([new.code, old.code]),
     )
 
 
@@ -129,6 +133,7 @@ class Pooled:
     boards: int
     fair_share: float  # the mean total per deal over the players, over every board
     agents: list[PooledAgent]
+    warning: str | None = None  # where the runs came from different code (provenance.different_code)
 
     def to_markdown(self) -> str:
         lines = ["| agent | mean score/deal | 95% CI | better than the fair share | 95% CI |", "|---|---:|---:|---:|---:|"]
@@ -136,7 +141,7 @@ class Pooled:
                   for a in self.agents]
         lines += ["", f"{self.boards} boards of the board sets of seeds {', '.join(map(str, self.seeds))}, "
                       f"pooled; fair share {self.fair_share:.2f} points/deal; intervals over boards (95%, t)."]
-        return "\n".join(lines)
+        return "\n".join(lines + ([self.warning] if self.warning else []))
 
 
 def pool(results: list[EvalResult]) -> Pooled:
@@ -174,4 +179,5 @@ def pool(results: list[EvalResult]) -> Pooled:
         agents.append(PooledAgent(report.label, mean, ci, advantage, advantage_ci))
     boards = sum(r.num_boards for r in results)
     fair_share = sum(r.fair_share * r.num_boards for r in results) / boards
-    return Pooled(seating=list(first.seating), seeds=seeds, boards=boards, fair_share=fair_share, agents=agents)
+    return Pooled(seating=list(first.seating), seeds=seeds, boards=boards, fair_share=fair_share, agents=agents,
+                  warning=different_code([r.code for r in results]))

@@ -27,6 +27,7 @@ from ..engine.match import Match
 from ..engine.rules import Rules
 from .boards import BOARD_SET_VERSION, make_board
 from .play import agent_action, play_deal, rotation_seating
+from .provenance import code_identity
 from .statistics import mean_ci
 
 
@@ -66,6 +67,7 @@ class EvalResult:
     workers: int = 1
     per_board: dict[str, list[float]] = field(default_factory=dict)  # label -> mean score per board
     agent_files: dict[str, str] = field(default_factory=dict)  # label -> SHA-256 of a policy agent's checkpoint
+    code: dict[str, str] = field(default_factory=dict)  # the code that played the games (provenance.code_identity)
 
     def to_dict(self, with_boards: bool = False) -> dict[str, Any]:
         d = asdict(self)
@@ -288,4 +290,5 @@ def summarise(rules, seating, seed, board_scores, match_shares, seconds=0.0, wor
         preset_rules=rules.to_dict(), lower_wins=rules.lower_wins, seating=list(seating), num_boards=len(boards),
         games=len(boards) * n, seed=seed, board_set_version=BOARD_SET_VERSION, fair_share=float(fair.mean()),
         agents=reports, matches=len(match_shares), seconds=seconds, workers=workers, per_board=per_board,
+        code=code_identity(),
     )

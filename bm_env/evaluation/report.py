@@ -6,6 +6,7 @@ import json
 import os
 
 from .harness import EvalResult
+from .provenance import describe
 
 
 def _fmt(x: float, digits: int = 2) -> str:
@@ -34,7 +35,7 @@ def to_markdown(result: EvalResult) -> str:
         f"points/deal; {better} scores are better; 'better by' > 0 means better than the fair share; "
         f"intervals over boards (95%, t)"
         + (f"; {result.matches} matches x {len(result.seating)} rotations" if with_matches else "")
-        + f"; {result.seconds:.0f} s on {result.workers} worker(s)."
+        + f"; {result.seconds:.0f} s on {result.workers} worker(s); code: {describe(result.code)}."
     )
     return "\n".join(lines)
 
