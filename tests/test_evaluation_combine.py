@@ -8,6 +8,7 @@ import hashlib
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -171,6 +172,33 @@ def test_a_run_records_the_code_that_played_it(new):
     assert new.code == identity and re.fullmatch("[0-9a-f]{64}", identity["source_sha256"])
     assert identity["version"] == bm_env.__version__
     assert f"code: bm_env {identity['version']}, source {identity['source_sha256'][:12]}" in to_markdown(new)
+
+
+def test_the_commit_is_recorded_with_whether_the_package_differs_from_it(tmp_path, monkeypatch):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "rules.py").write_text("QUEEN = 13\n")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "rules"], check=True)
+    head = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    monkeypatch.setattr(provenance, "PACKAGE", package)
+    try:
+        provenance.code_identity.cache_clear()
+        clean = provenance.code_identity()
+        assert clean["commit"] == head and "modified" not in clean
+        assert provenance.describe(clean).endswith(f"commit {head[:7]}")
+        (package / "agents.py").write_text("WORLDS = 20\n")  # a new file counts as a change
+        provenance.code_identity.cache_clear()
+        edited = provenance.code_identity()
+        assert edited["commit"] == head and edited["modified"] == "yes"
+        assert provenance.describe(edited).endswith(f"commit {head[:7]} with modified files")
+    finally:
+        monkeypatch.undo()
+        provenance.code_identity.cache_clear()
 
 
 def test_the_source_hash_follows_every_file_of_the_package(tmp_path, monkeypatch):

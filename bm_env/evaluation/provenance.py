@@ -8,8 +8,8 @@ may come from any agent of the seating, opponents included, and not only from th
 being compared. The hash covers every ``.py`` file of the ``bm_env`` package (rules, agents
 and harness: everything that decides how the games go), so it tells code apart in an
 installed wheel as in a checkout; the git commit, where the package runs from a checkout,
-is recorded too, for people to find the code (its files may differ from the commit; the
-hash is what tells).
+is recorded too, for people to find the code, with ``"modified"`` where the package's files
+differ from it (uncommitted edits or new files: the hash is then the only exact record).
 """
 
 from __future__ import annotations
@@ -24,37 +24,41 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 @functools.lru_cache(maxsize=1)
 def code_identity() -> dict[str, str]:
-    """``{"version", "source_sha256"}``, and ``"commit"`` where the package runs from a git checkout."""
+    """``{"version", "source_sha256"}``, and ``"commit"`` where the package runs from a git checkout
+    (``"modified": "yes"`` too where the package's files differ from that commit)."""
     from .. import __version__
 
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*.py")):
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     identity = {"version": __version__, "source_sha256": digest.hexdigest()}
-    commit = _checkout_commit()
-    if commit:
-        identity["commit"] = commit
+    root = PACKAGE.parent
+    if (root / ".git").exists():  # a folder (a clone) or a file (a worktree); not a repository further up
+        commit = _git(root, "rev-parse", "HEAD")
+        if commit:
+            identity["commit"] = commit
+            if _git(root, "status", "--porcelain", "--", PACKAGE.name):
+                identity["modified"] = "yes"
     return identity
 
 
-def _checkout_commit() -> str | None:
-    """HEAD of the checkout the package's folder sits in (None for an installed wheel or without git)."""
-    root = PACKAGE.parent
-    if not (root / ".git").exists():  # a folder (a clone) or a file (a worktree); not a repository further up
-        return None
+def _git(root: Path, *args: str) -> str | None:
+    """A git command's output in ``root`` (None where git is missing or fails)."""
     try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
 
 
 def describe(identity: dict[str, str]) -> str:
-    """``bm_env 0.1.0, source 1a2b3c4d5e6f, commit 0a1b2c3``, or a note that none was recorded."""
+    """``bm_env 0.1.0, source 1a2b3c4d5e6f, commit 0a1b2c3[ with modified files]``, or a note that none was recorded."""
     if not identity:
         return "no code version recorded (a run saved before bm-eval recorded one)"
     text = f"bm_env {identity['version']}, source {identity['source_sha256'][:12]}"
-    return text + (f", commit {identity['commit'][:7]}" if "commit" in identity else "")
+    if "commit" in identity:
+        text += f", commit {identity['commit'][:7]}" + (" with modified files" if "modified" in identity else "")
+    return text
 
 
 def different_code(identities: list[dict[str, str]]) -> str | None:
