@@ -296,3 +296,30 @@ def test_auto_precision_is_bf16_where_the_cpu_has_bf16_units(monkeypatch, amx, a
     cpu = torch.device("cpu")
     assert precision.resolve("auto", cpu) == expected
     assert precision.resolve("fp32", cpu) == "fp32" and precision.resolve("bf16", cpu) == "bf16"
+
+
+@pytest.mark.parametrize("version, device, expected", [
+    ("2.13.0+cpu", "cpu", True), ("2.4.0", "cpu", True), ("2.3.1", "cpu", False), ("2.1.2+cpu", "cpu", False),
+    ("2.1.2", "cuda", True), ("2.13.0", "meta", False),
+])
+def test_fused_adam_only_where_this_torch_has_the_kernel(monkeypatch, version, device, expected):
+    from training import ppo
+    monkeypatch.setattr(torch, "__version__", version)
+    assert ppo.fused_adam_available(torch.device(device)) is expected
+
+
+def test_a_state_saved_with_another_adam_kernel_resumes_with_this_torchs(tmp_path):
+    """A state written where fused Adam did not exist (torch < 2.4) resumes fused here, and the other way round:
+    loading the optimiser must not carry the saved kernel choice to a torch that may lack it."""
+    run = Trainer(tiny_config(total_decisions=DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
+    run.run()
+    path = latest_state(str(tmp_path / "a"))
+    data = load_state(path)
+    saved = data["optimizer"]["param_groups"][0]["fused"]
+    assert saved is (True if run.fused_adam else None)
+    data["optimizer"]["param_groups"][0]["fused"] = None if run.fused_adam else True  # the other torch's choice
+    torch.save(data, path)
+    resumed = Trainer.resume(str(tmp_path / "a"), {"total_decisions": 2 * DECISIONS_PER_UPDATE}, quiet=True)
+    assert all(g["fused"] == (resumed.fused_adam or None) for g in resumed.optimizer.param_groups)
+    resumed.run()
+    assert resumed.update_index == 2

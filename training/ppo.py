@@ -52,6 +52,18 @@ class ValueNet(nn.Module):
         return self.body(x).squeeze(-1)
 
 
+def fused_adam_available(device: torch.device) -> bool:
+    """Whether this torch has Adam's fused kernel for ``device`` (CUDA; CPU from torch 2.4).
+
+    Fused, the PPO update on 2 CPU cores is about 10% faster than with the default (foreach)
+    kernels, measured with ``bm-bench --only training``; the arithmetic is Adam's either way.
+    """
+    if device.type == "cuda":
+        return True
+    major, minor = (int(part) for part in torch.__version__.split(".")[:2])
+    return device.type == "cpu" and (major, minor) >= (2, 4)
+
+
 def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """Actions drawn from masked ``logits`` (Gumbel-max) and their log-probabilities."""
     u = torch.rand(logits.shape, generator=generator, device=logits.device).clamp_(1e-12, 1.0)
@@ -105,23 +117,28 @@ def update(actor: PolicyNet, critic: ValueNet, optimizer: torch.optim.Optimizer,
     size = len(batch)
     sums = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
     steps = 0
+    # The int8 inputs are cast once per update, to the dtype the first layer reads, not once per minibatch and epoch.
+    dtype = torch.bfloat16 if precision == "bf16" else torch.float32
+    obs_all = batch.obs.to(dtype)
+    hidden_all = None if batch.hidden is None else batch.hidden.to(dtype)
     for _ in range(epochs):
         order = torch.randperm(size, generator=generator, device=batch.actions.device)
         kl_epoch, mbs = 0.0, 0
         for lo in range(0, size, minibatch_size):
             mb = order[lo:lo + minibatch_size]
-            hidden = None if batch.hidden is None else batch.hidden[mb].float()
-            logits, value = policy_and_value(actor, critic, batch.obs[mb].float(), hidden, precision)
-            logits = masked_logits(logits, batch.mask[mb])
+            rows = lambda t: t.index_select(0, mb)  # noqa: E731 (several times faster than t[mb] on CPU)
+            hidden = None if hidden_all is None else rows(hidden_all)
+            logits, value = policy_and_value(actor, critic, rows(obs_all), hidden, precision)
+            logits = masked_logits(logits, rows(batch.mask))
             logp_all = torch.log_softmax(logits, dim=1)
-            logp = logp_all.gather(1, batch.actions[mb, None]).squeeze(1)
+            logp = logp_all.gather(1, rows(batch.actions)[:, None]).squeeze(1)
             entropy = -(logp_all.exp() * logp_all).sum(dim=1).mean()
-            log_ratio = logp - batch.logp[mb]
+            log_ratio = logp - rows(batch.logp)
             ratio = log_ratio.exp()
-            adv = batch.advantages[mb]
+            adv = rows(batch.advantages)
             adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
             policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - clip, 1 + clip)).mean()
-            value_loss = 0.5 * (value - batch.returns[mb]).pow(2).mean()
+            value_loss = 0.5 * (value - rows(batch.returns)).pow(2).mean()
             loss = policy_loss - ent_coef * entropy + vf_coef * value_loss
             if not torch.isfinite(loss):
                 raise NonFiniteLossError(

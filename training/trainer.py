@@ -39,7 +39,7 @@ from bm_env.vector import check_supported
 
 from .config import TrainConfig, config_from_dict
 from .curve import plot_curve
-from .ppo import NonFiniteLossError, ValueNet, update
+from .ppo import NonFiniteLossError, ValueNet, fused_adam_available, update
 from .rollout import Rollout, SelfPlay, hidden_size
 from .precision import resolve as resolve_precision
 from .rule_opponent import check_rule_opponent
@@ -115,7 +115,9 @@ class Trainer:
             critic_in = (obs_size if c.critic == "separate" else c.hidden[-1]) + (
                 hidden_size(self.rules) if c.critic_state else 0)
             self.critic = ValueNet(c.critic, critic_in, c.critic_hidden).to(self.device)
-        self.optimizer = torch.optim.Adam([*self.actor.parameters(), *self.critic.parameters()], lr=c.lr, eps=1e-5)
+        self.fused_adam = fused_adam_available(self.device)
+        self.optimizer = torch.optim.Adam([*self.actor.parameters(), *self.critic.parameters()], lr=c.lr, eps=1e-5,
+                                          fused=self.fused_adam or None)
         self.generator = torch.Generator(self.device).manual_seed(c.seed)
         self.rng = np.random.default_rng([c.seed, 1])
         self.pool: list[PolicyNet] = []
@@ -172,6 +174,8 @@ class Trainer:
         self.actor.load_state_dict(data["actor"])
         self.critic.load_state_dict(data["critic"])
         self.optimizer.load_state_dict(data["optimizer"])
+        for group in self.optimizer.param_groups:  # the saved kernel choice may not exist in this torch or device
+            group["fused"] = self.fused_adam or None
         if not self.config.frozen_opponent:
             self.pool = []
             for sd in data["pool"]:
