@@ -150,3 +150,60 @@ def test_pimc_override_z_is_set_by_the_moon_unless_given_and_checked():
                         ("pimc:rollout=random,override_z=1", "rollout=random has none")]:
         with pytest.raises(AgentSpecError, match=words):
             make_agent(spec, BM, 0)
+
+
+def _mask_and_obs(info):
+    from bm_env.env.observation import encode
+
+    mask = np.zeros(52, dtype=np.int8)
+    mask[list(info.legal)] = 1
+    return mask, encode(info)
+
+
+def test_a_guided_search_keeps_the_networks_card_unless_it_is_sure_of_a_better_one():
+    """``guide``: the network proposes, the search overrides only where sure; asked to be very sure it
+    plays the network's card wherever worlds differ; with override_z=0 it plays the plain search's best
+    mean (the same worlds: the guide draws nothing), which differs from the network's card somewhere."""
+    from kit import SHIPPED_AGENT
+
+    guide = f"guide={SHIPPED_AGENT}"
+    policy = make_agent(f"policy:{SHIPPED_AGENT}", BM, 0)
+    checked = overridden = 0
+    for deal, info in mid_play_states(BM, 30, 7):
+        if len(info.legal) < 2:
+            continue
+        mask, obs = _mask_and_obs(info)
+        legal, own = list(info.legal), policy.act(obs, mask, info)
+        gains = make_agent("pimc:worlds=3", BM, 3).world_values(info, legal)
+        gains -= gains[:, [legal.index(own)]]
+        if not ((np.ptp(gains, axis=0) == 0) & (gains[0] > 0)).any():
+            checked += 1
+            assert make_agent(f"pimc:worlds=3,override_z=1000,{guide}", BM, 3).act(obs, mask, info) == own
+        best = make_agent(f"pimc:worlds=3,override_z=0,{guide}", BM, 3).act(obs, mask, info)
+        assert best == make_agent("pimc:worlds=3,override_z=0", BM, 3).act(None, mask, info)
+        overridden += best != own
+    assert checked > 10 and overridden > 0
+
+
+def test_a_guided_search_passes_as_its_network_does():
+    from kit import SHIPPED_AGENT
+
+    guided = make_agent(f"pimc:guide={SHIPPED_AGENT}", BM, 0)
+    assert guided.needs_observation and not make_agent("pimc", BM, 0).needs_observation
+    policy, heuristic = make_agent(f"policy:{SHIPPED_AGENT}", BM, 0), make_agent("heuristic", BM, 0)
+    rng = np.random.default_rng(5)
+    differ = 0
+    for i in range(40):  # the first pick of each pass; the network's differs from the heuristic's in about a third
+        deal = Deal(BM, deal_hands(BM, 3, i % 3, rng), i % 3, "right")
+        info = information_state(deal, deal.seats[deal.to_act])
+        mask, obs = _mask_and_obs(info)
+        assert guided.act(obs, mask, info) == policy.act(obs, mask, info)
+        differ += policy.act(obs, mask, info) != heuristic.act(None, mask, info)
+    assert differ > 0  # so the pass is the network's, not the heuristic's
+
+
+def test_a_guide_that_is_not_a_checkpoint_is_refused(tmp_path):
+    from bm_env.agents import CheckpointError
+
+    with pytest.raises(CheckpointError, match="does not exist"):
+        make_agent(f"pimc:guide={tmp_path / 'missing.pt'}", BM, 0)

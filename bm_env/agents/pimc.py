@@ -14,7 +14,11 @@ where the rules have no moon, 0 where they have one): the best of a few noisy me
 only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic (the sources call it the key decision, and a pass
-search would need the other players' passes too). :meth:`PimcAgent.explain` gives the
+search would need the other players' passes too).
+With ``guide`` (a policy checkpoint) the network passes and proposes each card, and the search
+keeps the network's card unless a card beats it by ``override_z`` standard errors: the
+search checks a trained player instead of the heuristic, whose play the playouts still
+imagine everywhere. :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
 replay; :mod:`bm_env.agents.thoughts`).
 """
@@ -207,13 +211,15 @@ def card_to_play(values: np.ndarray, own: int | None, override_z: float) -> int:
 
 class PimcAgent:
     """Search player; ``worlds`` sampled deals, ``rollouts`` playouts per world and card, the
-    playout policy's own card kept unless a card beats it by ``override_z`` standard errors."""
+    playout policy's own card (or the ``guide`` network's) kept unless a card beats it by
+    ``override_z`` standard errors."""
 
-    needs_observation = False
+    needs_observation = False  # True for a guided search, whose network reads the observation vector
 
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
-                 override_z: float | None = None) -> None:
-        """``override_z=None`` chooses it by the rules (:meth:`override_for`)."""
+                 override_z: float | None = None, guide: str | None = None, rules=None) -> None:
+        """``override_z=None`` chooses it by the rules (:meth:`override_for`); ``guide``: the path of a policy
+        checkpoint for ``rules`` that passes and proposes the card to keep."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
@@ -221,21 +227,30 @@ class PimcAgent:
         own_card = PLAYOUTS[rollout][1]
         if override_z is not None and not 0 <= override_z < float("inf"):
             raise ValueError(f"pimc: override_z must be a finite number >= 0, got {override_z}")
-        if own_card is None and override_z:
+        if own_card is None and guide is None and override_z:
             raise ValueError(f"pimc: override_z keeps the playout policy's own card, and rollout={rollout} has none; "
-                             "drop override_z or use rollout=heuristic or heuristic_v1")
+                             "drop override_z, use rollout=heuristic or heuristic_v1, or give a guide network")
         self.worlds = worlds
         self.rollouts = rollouts
         self.playout, self.own_card = PLAYOUTS[rollout][0], own_card
         self.override_z = override_z
+        self.guide = None
+        if guide is not None:
+            from .policy import PolicyAgent  # torch is imported only where a network plays
+
+            self.guide = PolicyAgent(guide, rules, greedy=True, seed=seed)
+            self.needs_observation = True
         z = "auto" if override_z is None else f"{override_z:g}"  # auto: by the rules, override_for
-        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z})"
+        guided = "" if guide is None else f",guide={guide}"
+        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{guided})"
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self._last = None
+        if self.guide is not None:
+            self.guide.reset(seed)
 
     def override_for(self, rules) -> float:
         """The ``override_z`` this search uses under ``rules``: as given, else 1 where the rules
@@ -245,7 +260,8 @@ class PimcAgent:
         the heuristic's card and let a shooter through (docs/agents.md#pimc-search)."""
         if self.override_z is not None:
             return self.override_z
-        return 1.0 if self.own_card is not None and rules.moon == "off" else 0.0
+        has_own = self.own_card is not None or self.guide is not None
+        return 1.0 if has_own and rules.moon == "off" else 0.0
 
     def explain(self) -> Thought | None:
         """The mean playout value of each legal card at the last ``act``; None where it did not
@@ -261,13 +277,15 @@ class PimcAgent:
             raise ValueError("the mask has no legal action")
         if len(legal) == 1:
             return legal[0]
+        proposed = None if self.guide is None else self.guide.act(observation, mask, info)
         if info.phase == PASS:
-            return heuristic_card(info)
+            return heuristic_card(info) if proposed is None else proposed
         values = self.world_values(info, legal)
         self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
         z = self.override_for(info.rules)
-        own = None if z == 0 else legal.index(self.own_card(info))
-        return legal[card_to_play(values, own, z)]
+        if z == 0:
+            return legal[card_to_play(values, None, z)]
+        return legal[card_to_play(values, legal.index(self.own_card(info) if proposed is None else proposed), z)]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""

@@ -230,14 +230,15 @@ def evaluate(
 
 
 def checkpoint_fingerprints(seating: Sequence[str]) -> dict[str, str]:
-    """The SHA-256 of the checkpoint file behind each ``policy:PATH`` agent of ``seating``, by
-    label: a saved evaluation keeps them, so that combining runs can tell one file under two
+    """The SHA-256 of the checkpoint file behind each ``policy:PATH`` (and ``pimc:guide=PATH``) agent of
+    ``seating``, by label: a saved evaluation keeps them, so that combining runs can tell one file under two
     paths, or two files under one (a checkpoint retrained in place)."""
     out = {}
     for label in dict.fromkeys(seating):
         name, params = parse_spec(label)
-        if name == "policy":
-            with open(params["path"], "rb") as f:
+        path = params.get("path", params.get("guide"))
+        if path is not None:
+            with open(path, "rb") as f:
                 out[label] = hashlib.sha256(f.read()).hexdigest()
     return out
 
