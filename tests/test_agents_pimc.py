@@ -24,12 +24,12 @@ def test_pimc_spec_sets_its_parameters():
 
 
 def test_pimc_rollout_names_its_playout_player():
-    from bm_env.agents.pimc import heuristic_playout, heuristic_v1_playout
+    from bm_env.agents.pimc import heuristic_move, heuristic_v1_move
 
     rules = make_rules("black_maria")
-    assert make_agent("pimc", rules, 0).playout is heuristic_playout
+    assert make_agent("pimc", rules, 0).move is heuristic_move
     old = make_agent("pimc:rollout=heuristic_v1", rules, 0)
-    assert old.playout is heuristic_v1_playout and "rollout=heuristic_v1" in old.name
+    assert old.move is heuristic_v1_move and "rollout=heuristic_v1" in old.name
     assert make_agent("heuristic_v1", rules).name == "heuristic_v1"
 
 
@@ -207,3 +207,57 @@ def test_a_guide_that_is_not_a_checkpoint_is_refused(tmp_path):
 
     with pytest.raises(CheckpointError, match="does not exist"):
         make_agent(f"pimc:guide={tmp_path / 'missing.pt'}", BM, 0)
+
+
+def test_a_world_played_on_shows_the_guide_the_observation_of_the_real_deal():
+    """In a world holding the real hands, the guide's view (playout_view) encodes exactly as the real deal's
+    information state, now and after more cards: the pass, which world deals lack, is the seat's own."""
+    from bm_env.agents.pimc import playout_view, world_deal
+    from bm_env.env.observation import encode
+
+    checked = 0
+    for real, info in mid_play_states(BM, 12, 11):
+        seat = info.seat
+        hidden = {s: real.hands[real.seats.index(s)] for s in info.seats if s != seat}
+        world = world_deal(info, hidden)
+        assert info.passed and np.array_equal(encode(playout_view(world, info)), encode(info))
+        h = make_agent("heuristic", BM)
+        while not real.is_over:
+            card = h.act(None, real.legal_mask(), information_state(real, real.seats[real.to_act]))
+            real.step(card)
+            world.step(card)
+            if not real.is_over and real.seats[real.to_act] == seat:
+                assert np.array_equal(encode(playout_view(world, info)), encode(information_state(real, seat)))
+                checked += 1
+    assert checked > 20
+
+
+def test_guided_playouts_play_this_seat_by_the_network_and_the_others_by_the_heuristic():
+    """The batched, lockstep playouts end every world as finishing it one deal at a time does."""
+    from bm_env.agents.pimc import heuristic_move, playout_view
+    from bm_env.engine.deal import clone_deal
+    from bm_env.env.observation import encode
+    from kit import SHIPPED_AGENT
+
+    agent = make_agent(f"pimc:worlds=4,guide={SHIPPED_AGENT},guide_playouts=true", BM, 0)
+    network = make_agent(f"policy:{SHIPPED_AGENT}", BM, 0)
+    rng = np.random.default_rng(0)
+    for _, info in mid_play_states(BM, 6, 13):
+        worlds = [world_deal(info, sample_hidden_hands(info, rng)) for _ in range(4)]
+        batched, single = [clone_deal(w) for w in worlds], [clone_deal(w) for w in worlds]
+        agent._guided_playouts(batched, info)
+        pos = info.seats.index(info.seat)
+        for d in single:
+            while not d.is_over:
+                if d.to_act == pos:
+                    d.step(network.act(encode(playout_view(d, info)), d.legal_mask(), None))
+                else:
+                    d.step(heuristic_move(d, rng))
+        assert [d.scores for d in batched] == [d.scores for d in single]
+        assert all(d.is_over for d in batched)
+
+
+def test_guide_playouts_need_a_guide():
+    with pytest.raises(AgentSpecError, match="no guide was given"):
+        make_agent("pimc:guide_playouts=true", BM, 0)
+    assert not make_agent("pimc", BM, 0).guide_playouts

@@ -25,11 +25,14 @@ replay; :mod:`bm_env.agents.thoughts`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
 from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
-from ..engine.infostate import InfoState
+from ..engine.infostate import InfoState, information_state
+from ..env.observation import encode
 from . import heuristic, heuristic_v1
 from .thoughts import Thought
 
@@ -152,25 +155,26 @@ def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200) ->
     raise RuntimeError(f"found no hidden hands consistent with the play so far in {tries} draws")
 
 
-def heuristic_playout(deal: Deal, rng: np.random.Generator) -> None:
-    """Finish ``deal`` with every player using the heuristic."""
-    view, choose = heuristic.view_from_deal, heuristic.choose
+def heuristic_move(deal: Deal, rng: np.random.Generator) -> int:
+    """The heuristic's card for the player to act in a playout."""
+    return heuristic.choose(heuristic.view_from_deal(deal))
+
+
+def heuristic_v1_move(deal: Deal, rng: np.random.Generator) -> int:
+    """The first heuristic's card for the player to act (to compare playouts)."""
+    return heuristic_v1.choose(heuristic_v1.view_from_deal(deal))
+
+
+def random_move(deal: Deal, rng: np.random.Generator) -> int:
+    """A uniform random legal card."""
+    legal = cards_of(deal.legal)
+    return legal[int(rng.integers(len(legal)))]
+
+
+def playout(deal: Deal, move, rng: np.random.Generator) -> None:
+    """Finish ``deal`` with every player playing ``move``'s card."""
     while deal.phase != DONE:
-        deal.step(choose(view(deal)))
-
-
-def heuristic_v1_playout(deal: Deal, rng: np.random.Generator) -> None:
-    """Finish ``deal`` with every player using the first heuristic (to compare playouts)."""
-    view, choose = heuristic_v1.view_from_deal, heuristic_v1.choose
-    while deal.phase != DONE:
-        deal.step(choose(view(deal)))
-
-
-def random_playout(deal: Deal, rng: np.random.Generator) -> None:
-    """Finish ``deal`` with uniform random legal cards."""
-    while deal.phase != DONE:
-        legal = cards_of(deal.legal)
-        deal.step(legal[int(rng.integers(len(legal)))])
+        deal.step(move(deal, rng))
 
 
 def heuristic_card(info: InfoState) -> int:
@@ -183,13 +187,25 @@ def heuristic_v1_card(info: InfoState) -> int:
     return heuristic_v1.choose(heuristic_v1.view_from_info(info))
 
 
-#: The playout policies by the name pimc's ``rollout`` option takes: how each finishes a deal, and
-#: the card it would play itself (None for random play, which has no card of its own to keep).
+#: The playout policies by the name pimc's ``rollout`` option takes: the card each plays in a playout,
+#: and the card it would play itself (None for random play, which has no card of its own to keep).
 PLAYOUTS = {
-    "heuristic": (heuristic_playout, heuristic_card),
-    "heuristic_v1": (heuristic_v1_playout, heuristic_v1_card),
-    "random": (random_playout, None),
+    "heuristic": (heuristic_move, heuristic_card),
+    "heuristic_v1": (heuristic_v1_move, heuristic_v1_card),
+    "random": (random_move, None),
 }
+
+
+def playout_view(deal: Deal, info: InfoState) -> InfoState:
+    """The information state of ``info``'s seat in ``deal``, a world of :func:`world_deal` played on.
+
+    A world deal starts at play with no pass, so its information state lacks the seat's pass; the
+    seat's pass is the same in every world and is taken from ``info``, so that a network playing the
+    seat in a playout reads the observation it would read in the real deal.
+    """
+    view = information_state(deal, info.seat, info.match_scores, info.deals_played)
+    return replace(view, passed=info.passed, received=info.received, received_from=info.received_from,
+                   pass_direction=info.pass_direction, pass_count=info.pass_count)
 
 
 def card_to_play(values: np.ndarray, own: int | None, override_z: float) -> int:
@@ -217,9 +233,11 @@ class PimcAgent:
     needs_observation = False  # True for a guided search, whose network reads the observation vector
 
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
-                 override_z: float | None = None, guide: str | None = None, rules=None) -> None:
+                 override_z: float | None = None, guide: str | None = None, rules=None,
+                 guide_playouts: bool = False) -> None:
         """``override_z=None`` chooses it by the rules (:meth:`override_for`); ``guide``: the path of a policy
-        checkpoint for ``rules`` that passes and proposes the card to keep."""
+        checkpoint for ``rules`` that passes and proposes the card to keep; ``guide_playouts``: the guide also
+        plays this seat's cards in the playouts (:meth:`_guided_playouts`)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
@@ -230,9 +248,13 @@ class PimcAgent:
         if own_card is None and guide is None and override_z:
             raise ValueError(f"pimc: override_z keeps the playout policy's own card, and rollout={rollout} has none; "
                              "drop override_z, use rollout=heuristic or heuristic_v1, or give a guide network")
+        if guide_playouts and guide is None:
+            raise ValueError("pimc: guide_playouts lets the guide network play this seat in the playouts, "
+                             "and no guide was given; add guide=PATH or drop guide_playouts")
         self.worlds = worlds
         self.rollouts = rollouts
-        self.playout, self.own_card = PLAYOUTS[rollout][0], own_card
+        self.move, self.own_card = PLAYOUTS[rollout][0], own_card
+        self.guide_playouts = guide_playouts
         self.override_z = override_z
         self.guide = None
         if guide is not None:
@@ -241,7 +263,7 @@ class PimcAgent:
             self.guide = PolicyAgent(guide, rules, greedy=True, seed=seed)
             self.needs_observation = True
         z = "auto" if override_z is None else f"{override_z:g}"  # auto: by the rules, override_for
-        guided = "" if guide is None else f",guide={guide}"
+        guided = "" if guide is None else f",guide={guide}" + (",guide_playouts=true" if guide_playouts else "")
         self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{guided})"
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
@@ -296,13 +318,43 @@ class PimcAgent:
         pos = info.seats.index(info.seat)
         sign = -1.0 if info.rules.lower_wins else 1.0
         totals = np.zeros((self.worlds, len(legal)))
-        clone = clone_deal
+        guided: list[tuple[int, int, Deal]] = []  # with guide_playouts, finished together after the loop
         for w in range(self.worlds):
             base = sample_world(info, self.rng)
             for i, a in enumerate(legal):
                 for _ in range(self.rollouts):
-                    d = clone(base)
+                    d = clone_deal(base)
                     d.step(a)
-                    self.playout(d, self.rng)
+                    if self.guide_playouts:
+                        guided.append((w, i, d))
+                        continue
+                    playout(d, self.move, self.rng)
                     totals[w, i] += sign * d.scores[pos]
+        if guided:
+            self._guided_playouts([d for _, _, d in guided], info)
+            for w, i, d in guided:
+                totals[w, i] += sign * d.scores[pos]
         return totals / self.rollouts
+
+    def _guided_playouts(self, deals: list[Deal], info: InfoState) -> None:
+        """Finish ``deals`` with this seat played by the guide network and the others by the playout policy.
+
+        The deals advance together, so that the network answers for every deal where this seat is to
+        act in one batched call; it reads :func:`playout_view`.
+        """
+        pos = info.seats.index(info.seat)
+        live = deals
+        while live:
+            waiting = []
+            for d in live:
+                while d.phase != DONE and d.to_act != pos:
+                    d.step(self.move(d, self.rng))
+                if d.phase != DONE:
+                    waiting.append(d)
+            if not waiting:
+                return
+            observations = np.stack([encode(playout_view(d, info)) for d in waiting])
+            cards = self.guide.act_batch(observations, np.stack([d.legal_mask() for d in waiting]))
+            for d, c in zip(waiting, cards):
+                d.step(int(c))
+            live = waiting
