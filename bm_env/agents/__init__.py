@@ -40,9 +40,10 @@ _PARAMS = {
     "policy": {"path": str, "greedy": bool},
 }
 
-# pimc's playout policies are pimc.PLAYOUTS. (A network as the playout policy was tried twice and
-# dropped: too slow one call at a time, and weaker than the network alone when batched in the
-# vector engine; docs/agents.md#pimc-search.)
+# pimc's playout policies are pimc.PLAYOUTS. (A network as the playout policy of every seat was tried
+# twice and dropped: too slow one call at a time, and weaker than the network alone when batched in the
+# vector engine; a guide network may play its own seat in the playouts, guide_playouts;
+# docs/agents.md#pimc-search.)
 SPEC_FORMS = ("random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=" + "|".join(PLAYOUTS)
               + ",override_z=X,guide=PATH,guide_playouts=true|false] | policy:PATH[,greedy=true|false]")
 
