@@ -17,8 +17,9 @@ Passing is left to the heuristic (the sources call it the key decision, and a pa
 search would need the other players' passes too).
 With ``guide`` (a policy checkpoint) the network passes and proposes each card, and the search
 keeps the network's card unless a card beats it by ``override_z`` standard errors: the
-search checks a trained player instead of the heuristic, whose play the playouts still
-imagine everywhere. :meth:`PimcAgent.explain` gives the
+search checks a trained player instead of the heuristic. The playouts still imagine the
+heuristic everywhere, unless ``guide_playouts``, where the network plays its own seat in
+them (:meth:`PimcAgent._guided_playouts`). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
 replay; :mod:`bm_env.agents.thoughts`).
 """
