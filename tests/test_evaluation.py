@@ -194,6 +194,21 @@ def test_a_policy_agent_evaluates_on_two_workers(policy_checkpoint):
     assert "policy:" in out.stdout
 
 
+def _fails_in_workers(rules, seed):
+    """A custom agent that builds in the parent process and fails in every worker process."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        raise RuntimeError("this agent cannot be built in a worker process")
+    return make_agent("random", rules, seed)
+
+
+def test_a_worker_that_dies_starting_fails_the_evaluation_instead_of_hanging():
+    register_agent("fails_in_workers", _fails_in_workers)
+    with pytest.raises(RuntimeError, match="an evaluation worker process died"):
+        evaluate(BM, ["fails_in_workers", "random", "random"], 4, seed=0, workers=2, progress=False)
+
+
 def test_a_registered_agent_that_cannot_reach_workers_is_refused_by_name():
     with pytest.raises(ValueError, match="custom agent 'worst' cannot be sent to worker processes"):
         evaluate(BM, ["worst", "random", "random"], 2, seed=0, workers=2, progress=False)

@@ -17,6 +17,8 @@ import os
 import pickle
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
@@ -220,8 +222,17 @@ def evaluate(
         chunk = max(1, min(8, len(jobs) // (workers * 8)))
         # Spawned, not forked: a fork after torch has started its thread pool hangs the child.
         custom = _custom_agents(seating)
-        with mp.get_context("spawn").Pool(workers, _init, (rules, seating, seed, 1, custom)) as pool:
-            collect(pool.imap_unordered(_task, jobs, chunksize=chunk))
+        # An executor, not multiprocessing.Pool: a worker that dies (say, while starting) breaks the executor,
+        # which raises, where a Pool starts another worker and waits forever.
+        with ProcessPoolExecutor(workers, mp.get_context("spawn"), _init, (rules, seating, seed, 1, custom)) as pool:
+            try:
+                collect(pool.map(_task, jobs, chunksize=chunk))
+            except BrokenProcessPool as e:
+                raise RuntimeError(
+                    "an evaluation worker process died: it may have failed to build its agents (run with workers=1 "
+                    "to see the error) or run out of memory; a script that calls evaluate() with workers > 1 needs "
+                    "its top level under `if __name__ == \"__main__\":`, since each worker imports the main module"
+                ) from e
     if bar is not None:
         bar.close()
     result = summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
