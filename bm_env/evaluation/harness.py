@@ -227,7 +227,13 @@ def evaluate(
         with ProcessPoolExecutor(workers, mp.get_context("spawn"), _init, (rules, seating, seed, 1, custom)) as pool:
             try:
                 collect(pool.map(_task, jobs, chunksize=chunk))
-            except BrokenProcessPool as e:
+            except BaseException as e:  # Ctrl-C included: stop the workers now, as Pool's exit did
+                workers_now = list((getattr(pool, "_processes", None) or {}).values())  # public only from Python 3.14
+                pool.shutdown(wait=False, cancel_futures=True)
+                if not isinstance(e, BrokenProcessPool):
+                    for process in workers_now:
+                        process.terminate()
+                    raise
                 raise RuntimeError(
                     "an evaluation worker process died: it may have failed to build its agents (run with workers=1 "
                     "to see the error) or run out of memory; a script that calls evaluate() with workers > 1 needs "
