@@ -300,15 +300,15 @@ class PimcAgent:
             raise ValueError("the mask has no legal action")
         if len(legal) == 1:
             return legal[0]
-        proposed = None if self.guide is None else self.guide.act(observation, mask, info)
         if info.phase == PASS:
-            return heuristic_card(info) if proposed is None else proposed
+            return heuristic_card(info) if self.guide is None else self.guide.act(observation, mask, info)
         values = self.world_values(info, legal)
         self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
         z = self.override_for(info.rules)
-        if z == 0:
+        if z == 0:  # the best mean: no card of its own to keep, so none asked for
             return legal[card_to_play(values, None, z)]
-        return legal[card_to_play(values, legal.index(self.own_card(info) if proposed is None else proposed), z)]
+        own = self.own_card(info) if self.guide is None else self.guide.act(observation, mask, info)
+        return legal[card_to_play(values, legal.index(own), z)]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""

@@ -227,18 +227,18 @@ def evaluate(
         with ProcessPoolExecutor(workers, mp.get_context("spawn"), _init, (rules, seating, seed, 1, custom)) as pool:
             try:
                 collect(pool.map(_task, jobs, chunksize=chunk))
-            except BaseException as e:  # Ctrl-C included: stop the workers now, as Pool's exit did
-                workers_now = list((getattr(pool, "_processes", None) or {}).values())  # public only from Python 3.14
-                pool.shutdown(wait=False, cancel_futures=True)
-                if not isinstance(e, BrokenProcessPool):
-                    for process in workers_now:
-                        process.terminate()
-                    raise
+            except BrokenProcessPool as e:
                 raise RuntimeError(
                     "an evaluation worker process died: it may have failed to build its agents (run with workers=1 "
                     "to see the error) or run out of memory; a script that calls evaluate() with workers > 1 needs "
                     "its top level under `if __name__ == \"__main__\":`, since each worker imports the main module"
                 ) from e
+            except BaseException:  # Ctrl-C included: stop the workers now, as Pool's exit did
+                workers_now = list((getattr(pool, "_processes", None) or {}).values())  # public only from Python 3.14
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in workers_now:
+                    process.terminate()
+                raise
     if bar is not None:
         bar.close()
     result = summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
