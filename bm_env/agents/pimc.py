@@ -127,6 +127,17 @@ def world_deal(info: InfoState, hidden: dict[int, int]) -> Deal:
     what it holds now plus what it has played; the deal starts with no pass (the cards have
     moved already) and replays every card played so far.
     """
+    return replayed_world(info, hidden)[0]
+
+
+def replayed_world(info: InfoState, hidden: dict[int, int], model=None) -> tuple[Deal, int]:
+    """:func:`world_deal`, and how many of the other players' past cards ``model`` would not have played.
+
+    ``model`` is a playout move (:data:`PLAYOUTS`); asked at each of the other players' past
+    decisions that had a choice, in this world, it counts the plays it would have made
+    otherwise (0 without a model). A world where the players' cards look like the model's
+    choices is a likelier one, if they play like the model (:func:`sample_worlds`).
+    """
     seats = info.seats
     played = {s: 0 for s in seats}
     for s, c in info.plays:
@@ -136,13 +147,18 @@ def world_deal(info: InfoState, hidden: dict[int, int]) -> Deal:
     hands = [now[s] | played[s] for s in seats]
     totals = tuple(info.match_scores[s] for s in seats)
     deal = Deal(info.rules, hands, seats.index(info.dealer), "hold", seats, totals, info.deals_played)
+    pos = seats.index(info.seat)
+    surprises = 0
     for _, c in info.plays:
+        if model is not None and deal.to_act != pos and deal.legal & (deal.legal - 1) and model(deal, None) != c:
+            surprises += 1
         deal.step(c)
-    return deal
+    return deal, surprises
 
 
-def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200) -> Deal:
-    """A world deal consistent with ``info``: sampled hands under which every past play was legal.
+def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200, model=None) -> tuple[Deal, int]:
+    """A world deal consistent with ``info`` (sampled hands under which every past play was legal),
+    and its surprises under ``model`` (:func:`replayed_world`).
 
     The constraints of :func:`sample_hidden_hands` cover the common inferences; a rule that
     reveals more (say, a penalty card shown on a first trick where points are barred) is
@@ -150,10 +166,31 @@ def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200) ->
     """
     for _ in range(tries):
         try:
-            return world_deal(info, sample_hidden_hands(info, rng))
+            return replayed_world(info, sample_hidden_hands(info, rng), model)
         except IllegalActionError:
             continue
     raise RuntimeError(f"found no hidden hands consistent with the play so far in {tries} draws")
+
+
+def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None, surprise: float = 1.0,
+                  candidates: int = 1) -> list[Deal]:
+    """``n`` world deals; with a ``model`` of the other players, drawn by what their plays say.
+
+    Without a model (or with ``surprise=1``) the worlds are uniform among those consistent with
+    ``info``. With one, ``candidates * n`` uniform worlds are drawn and ``n`` of them kept,
+    with replacement, each in proportion to ``surprise ** k``, ``k`` the number of the other
+    players' past plays the model would not have made in it (:func:`replayed_world`): a
+    player who ducked under the trick's winner probably holds no card that the model would
+    have played instead. ``surprise`` in (0, 1]: how often the players are taken to stray
+    from the model whatever they hold (0 would trust it entirely, 1 ignores it).
+    """
+    if model is None or candidates == 1:
+        return [sample_world(info, rng, model=None)[0] for _ in range(n)]
+    drawn = [sample_world(info, rng, model=model) for _ in range(candidates * n)]
+    k = np.array([s for _, s in drawn], dtype=float)
+    weights = surprise ** (k - k.min())
+    keep = rng.choice(len(drawn), size=n, replace=True, p=weights / weights.sum())
+    return [drawn[i][0] for i in keep]  # a world drawn twice is shared: the search plays out clones of it
 
 
 def heuristic_move(deal: Deal, rng: np.random.Generator) -> int:
@@ -235,10 +272,14 @@ class PimcAgent:
 
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
                  override_z: float | None = None, guide: str | None = None, rules=None,
-                 guide_playouts: bool = False) -> None:
+                 guide_playouts: bool = False, infer: bool = False, surprise: float = 0.2,
+                 candidates: int = 4) -> None:
         """``override_z=None`` chooses it by the rules (:meth:`override_for`); ``guide``: the path of a policy
         checkpoint for ``rules`` that passes and proposes the card to keep; ``guide_playouts``: the guide also
-        plays this seat's cards in the playouts (:meth:`_guided_playouts`)."""
+        plays this seat's cards in the playouts (:meth:`_guided_playouts`); ``infer``: the worlds are drawn
+        by how likely the other players' past cards are under the playout policy, ``candidates`` uniform
+        worlds per world kept, a play the policy would not have made weighing ``surprise``
+        (:func:`sample_worlds`)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
@@ -252,8 +293,15 @@ class PimcAgent:
         if guide_playouts and guide is None:
             raise ValueError("pimc: guide_playouts lets the guide network play this seat in the playouts, "
                              "and no guide was given; add guide=PATH or drop guide_playouts")
+        if infer and own_card is None:
+            raise ValueError(f"pimc: infer reads the other players' cards as the playout policy's choices, and "
+                             f"rollout={rollout} makes none; use rollout=heuristic or heuristic_v1, or drop infer")
+        if not 0 < surprise <= 1 or candidates < 1:
+            raise ValueError(f"pimc: infer needs 0 < surprise <= 1 and candidates >= 1, "
+                             f"got surprise={surprise}, candidates={candidates}")
         self.worlds = worlds
         self.rollouts = rollouts
+        self.infer, self.surprise, self.candidates = infer, surprise, candidates
         self.move, self.own_card = PLAYOUTS[rollout][0], own_card
         self.guide_playouts = guide_playouts
         self.override_z = override_z
@@ -265,7 +313,8 @@ class PimcAgent:
             self.needs_observation = True
         z = "auto" if override_z is None else f"{override_z:g}"  # auto: by the rules, override_for
         guided = "" if guide is None else f",guide={guide}" + (",guide_playouts=true" if guide_playouts else "")
-        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{guided})"
+        inferred = f",infer=true,surprise={surprise:g},candidates={candidates}" if infer else ""
+        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{inferred}{guided})"
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
 
@@ -320,8 +369,9 @@ class PimcAgent:
         sign = -1.0 if info.rules.lower_wins else 1.0
         totals = np.zeros((self.worlds, len(legal)))
         guided: list[tuple[int, int, Deal]] = []  # with guide_playouts, finished together after the loop
-        for w in range(self.worlds):
-            base = sample_world(info, self.rng)
+        worlds = sample_worlds(info, self.rng, self.worlds, self.move if self.infer else None, self.surprise,
+                               self.candidates)
+        for w, base in enumerate(worlds):
             for i, a in enumerate(legal):
                 for _ in range(self.rollouts):
                     d = clone_deal(base)
