@@ -177,20 +177,22 @@ def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None,
     """``n`` world deals; with a ``model`` of the other players, drawn by what their plays say.
 
     Without a model (or with ``surprise=1``) the worlds are uniform among those consistent with
-    ``info``. With one, ``candidates * n`` uniform worlds are drawn and ``n`` of them kept,
-    with replacement, each in proportion to ``surprise ** k``, ``k`` the number of the other
+    ``info``. With one, ``candidates * n`` uniform worlds are drawn and ``n`` different ones
+    kept, picked one after another in proportion to ``surprise ** k``, ``k`` the number of the other
     players' past plays the model would not have made in it (:func:`replayed_world`): a
     player who ducked under the trick's winner probably holds no card that the model would
     have played instead. ``surprise`` in (0, 1]: how often the players are taken to stray
-    from the model whatever they hold (0 would trust it entirely, 1 ignores it).
+    from the model whatever they hold (0 would trust it entirely, 1 ignores it). Kept without
+    replacement, because the search compares cards by their spread over the worlds
+    (:func:`card_to_play`): a world kept twice would count as two and make it surer than it is.
     """
     if model is None or candidates == 1:
         return [sample_world(info, rng, model=None)[0] for _ in range(n)]
     drawn = [sample_world(info, rng, model=model) for _ in range(candidates * n)]
     k = np.array([s for _, s in drawn], dtype=float)
     weights = surprise ** (k - k.min())
-    keep = rng.choice(len(drawn), size=n, replace=True, p=weights / weights.sum())
-    return [drawn[i][0] for i in keep]  # a world drawn twice is shared: the search plays out clones of it
+    keep = rng.choice(len(drawn), size=n, replace=False, p=weights / weights.sum())
+    return [drawn[i][0] for i in keep]
 
 
 def heuristic_move(deal: Deal, rng: np.random.Generator) -> int:
