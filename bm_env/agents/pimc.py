@@ -11,7 +11,9 @@ result. The same worlds serve every card, so cards are compared on the same deal
 It plays the card with the best mean only where that card beats the one the playout policy
 would play itself by ``override_z`` standard errors (paired over the worlds; by default 1
 where the rules have no moon, 0 where they have one): the best of a few noisy means is often
-only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`).
+only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`). With ``infer`` the
+worlds are drawn by what the other players' cards say about their hands, taking them to play
+like the playout policy (:func:`sample_worlds`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic (the sources call it the key decision, and a pass
 search would need the other players' passes too).
