@@ -316,3 +316,31 @@ def test_infer_needs_a_playout_policy_with_choices_and_a_surprise_in_range():
     agent = make_agent("pimc:infer=true,surprise=0.1,candidates=3", BM, 0)
     assert (agent.infer, agent.surprise, agent.candidates) == (True, 0.1, 3)
     assert "infer=true,surprise=0.1,candidates=3" in agent.name and "infer" not in make_agent("pimc", BM, 0).name
+
+
+def test_with_a_moon_a_guided_search_plays_its_best_mean_unless_override_z_is_given():
+    """In openspiel_hearts (a moon) the guide's card is thrown away by default (override_z 0: the plain
+    search's best mean on the same worlds); given override_z, the network's card is kept where not sure."""
+    from kit import ROOT
+
+    rules = make_rules("openspiel_hearts")
+    guide = f"guide={ROOT / 'checkpoints' / 'openspiel_hearts_4p.pt'}"
+    policy = make_agent(f"policy:{ROOT / 'checkpoints' / 'openspiel_hearts_4p.pt'}", rules, 0)
+    assert make_agent(f"pimc:{guide}", rules, 0).override_for(rules) == 0
+    assert make_agent(f"pimc:{guide},override_z=1", rules, 0).override_for(rules) == 1
+    differ = checked = 0
+    for _, info in mid_play_states(rules, 16, 23):
+        if len(info.legal) < 2:
+            continue
+        mask, obs = _mask_and_obs(info)
+        own = policy.act(obs, mask, info)
+        default = make_agent(f"pimc:worlds=3,{guide}", rules, 3).act(obs, mask, info)
+        assert default == make_agent("pimc:worlds=3", rules, 3).act(None, mask, info)
+        legal = list(info.legal)
+        gains = make_agent("pimc:worlds=3", rules, 3).world_values(info, legal)
+        gains -= gains[:, [legal.index(own)]]
+        if not ((np.ptp(gains, axis=0) == 0) & (gains[0] > 0)).any():  # no card better in every world alike
+            checked += 1
+            assert make_agent(f"pimc:worlds=3,override_z=1000,{guide}", rules, 3).act(obs, mask, info) == own
+        differ += default != own
+    assert differ > 0 and checked > 5
