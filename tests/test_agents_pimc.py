@@ -265,7 +265,8 @@ def test_guide_playouts_need_a_guide():
 
 def test_the_real_hands_surprise_a_model_of_the_players_only_where_they_stray_from_it():
     """replayed_world counts the other players' past cards the model would not have played: none in a deal
-    played by the model itself, some in one played by random players; the seat's own cards never count."""
+    played by the model itself; where one player plays at random, some for the others, none for that player,
+    whose own cards never count."""
     from bm_env.agents.pimc import heuristic_move, replayed_world
 
     surprised = 0
@@ -277,11 +278,14 @@ def test_the_real_hands_surprise_a_model_of_the_players_only_where_they_stray_fr
     rng = np.random.default_rng(5)
     for i in range(12):
         real = Deal(BM, deal_hands(BM, 3, i % 3, rng), i % 3, "right")
-        r = make_agent("random", BM, i)
-        play_agents(real, [r] * 3, upto=lambda d: d.phase == PLAY and len(d.tricks) >= 8)
-        info = information_state(real, real.seats[real.to_act])
-        hidden = {s: real.hands[real.seats.index(s)] for s in info.seats if s != info.seat}
-        surprised += replayed_world(info, hidden, heuristic_move)[1]
+        h = make_agent("heuristic", BM)
+        play_agents(real, [make_agent("random", BM, i), h, h], upto=lambda d: d.phase == PLAY and len(d.tricks) >= 8)
+        for pos in (0, 1):  # the random player's view, then another's
+            info = information_state(real, real.seats[pos])
+            hidden = {s: real.hands[real.seats.index(s)] for s in info.seats if s != info.seat}
+            count = replayed_world(info, hidden, heuristic_move)[1]
+            assert pos == 1 or count == 0
+            surprised += count
     assert surprised > 12
 
 
