@@ -15,11 +15,12 @@ only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`). With `
 worlds are drawn by what the other players' cards say about their hands, taking them to play
 like the playout policy (:func:`sample_worlds`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
-Passing is left to the heuristic (the sources call it the key decision, and a pass
-search would need the other players' passes too).
+Passing is left to the heuristic.
 With ``guide`` (a policy checkpoint) the network passes and proposes each card, and the search
 keeps the network's card unless a card beats it by ``override_z`` standard errors: the
-search checks a trained player instead of the heuristic. The playouts still imagine the
+search checks a trained player instead of the heuristic. With ``pass_worlds`` as well, the
+pass too is searched, among the network's likeliest passes (:mod:`.pass_search`; the sources
+call the pass the key decision). The playouts still imagine the
 heuristic everywhere, unless ``guide_playouts``, where the network plays its own seat in
 them (:meth:`PimcAgent._guided_playouts`). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
@@ -37,6 +38,7 @@ from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
 from ..engine.infostate import InfoState, information_state
 from ..env.observation import encode
 from . import heuristic, heuristic_v1
+from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
 from .thoughts import Thought
 
 _SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
@@ -277,13 +279,14 @@ class PimcAgent:
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
                  override_z: float | None = None, guide: str | None = None, rules=None,
                  guide_playouts: bool = False, infer: bool = False, surprise: float = 0.2,
-                 candidates: int = 4) -> None:
+                 candidates: int = 4, pass_worlds: int = 0, pass_candidates: int = 8) -> None:
         """``override_z=None`` chooses it by the rules (:meth:`override_for`); ``guide``: the path of a policy
         checkpoint for ``rules`` that passes and proposes the card to keep; ``guide_playouts``: the guide also
         plays this seat's cards in the playouts (:meth:`_guided_playouts`); ``infer``: the worlds are drawn
         by how likely the other players' past cards are under the playout policy, ``candidates`` uniform
         worlds per world kept, a play the policy would not have made weighing ``surprise``
-        (:func:`sample_worlds`)."""
+        (:func:`sample_worlds`); ``pass_worlds``: with a guide, the pass is searched over that many deals
+        among the guide's ``pass_candidates`` likeliest passes (:meth:`searched_pass`; 0: the guide's pass)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
@@ -303,8 +306,16 @@ class PimcAgent:
         if not 0 < surprise <= 1 or candidates < 1:
             raise ValueError(f"pimc: infer needs 0 < surprise <= 1 and candidates >= 1, "
                              f"got surprise={surprise}, candidates={candidates}")
+        if pass_worlds < 0 or pass_candidates < 1:
+            raise ValueError(f"pimc: pass_worlds must be >= 0 and pass_candidates >= 1, "
+                             f"got pass_worlds={pass_worlds}, pass_candidates={pass_candidates}")
+        if pass_worlds and guide is None:
+            raise ValueError("pimc: pass_worlds searches among the guide network's likeliest passes, and no guide "
+                             "was given; add guide=PATH or drop pass_worlds")
         self.worlds = worlds
         self.rollouts = rollouts
+        self.pass_worlds, self.pass_candidates = pass_worlds, pass_candidates
+        self._pass_plan: tuple[int, ...] = ()
         self.infer, self.surprise, self.candidates = infer, surprise, candidates
         self.move, self.own_card = PLAYOUTS[rollout][0], own_card
         self.guide_playouts = guide_playouts
@@ -318,13 +329,16 @@ class PimcAgent:
         z = "auto" if override_z is None else f"{override_z:g}"  # auto: by the rules, override_for
         guided = "" if guide is None else f",guide={guide}" + (",guide_playouts=true" if guide_playouts else "")
         inferred = f",infer=true,surprise={surprise:g},candidates={candidates}" if infer else ""
-        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{inferred}{guided})"
+        searched = f",pass_worlds={pass_worlds},pass_candidates={pass_candidates}" if pass_worlds else ""
+        self.name = (f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{inferred}{guided}"
+                     f"{searched})")
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self._last = None
+        self._pass_plan = ()
         if self.guide is not None:
             self.guide.reset(seed)
 
@@ -354,7 +368,17 @@ class PimcAgent:
         if len(legal) == 1:
             return legal[0]
         if info.phase == PASS:
-            return heuristic_card(info) if self.guide is None else self.guide.act(observation, mask, info)
+            if self.guide is None:
+                return heuristic_card(info)
+            if not self.pass_worlds:
+                return self.guide.act(observation, mask, info)
+            picked = tuple(c for c, _ in info.passed)
+            if not picked:
+                self._pass_plan = self.searched_pass(info)
+            if self._pass_plan[:len(picked)] != picked:
+                raise ValueError(f"pimc searched the pass {self._pass_plan} at this seat's first pick, and the "
+                                 f"picks so far are {picked}: a searched pass is picked by the agent that searched it")
+            return self._pass_plan[len(picked)]
         values = self.world_values(info, legal)
         self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
         z = self.override_for(info.rules)
@@ -362,6 +386,23 @@ class PimcAgent:
             return legal[card_to_play(values, None, z)]
         own = self.own_card(info) if self.guide is None else self.guide.act(observation, mask, info)
         return legal[card_to_play(values, legal.index(own), z)]
+
+    def searched_pass(self, info: InfoState) -> tuple[int, ...]:
+        """The pass to make, found at this seat's first pick: the guide's greedy pass unless one of its
+        likeliest others beats it by ``override_z`` standard errors over ``pass_worlds`` deals drawn at
+        the pass, each played out by the playout policy (:mod:`.pass_search`)."""
+        pos = info.seats.index(info.seat)
+        here = deal_at_pass(info, self.rng)  # any deal will do: no other hand enters this seat's observation
+        picks_until(here, pos, self.move, self.rng)
+        own = likeliest_passes(self.guide, info, here, 1)[0]
+        others = [p for p in likeliest_passes(self.guide, info, here, self.pass_candidates)
+                  if set(p) != set(own)]
+        passes = [own] + others[:self.pass_candidates - 1]
+        if len(passes) == 1:
+            return own
+        worlds = [deal_at_pass(info, self.rng) for _ in range(self.pass_worlds)]
+        values = pass_values(info, passes, worlds, self.move, self.rng)
+        return passes[card_to_play(values, 0, self.override_for(info.rules))]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""
