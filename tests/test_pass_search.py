@@ -22,8 +22,8 @@ GUIDE = f"guide={SHIPPED_AGENT}"
 
 
 def first_picks(count, seed, rules=BM, direction="right"):
-    """(deal, information state) of the seat to make its first pick, in ``count`` dealt deals; in a third
-    of them another seat has picked before it."""
+    """(deal, information state) of the seat to make its first pick, in ``count`` dealt deals; in every
+    other one the eldest has picked before it."""
     rng = np.random.default_rng(seed)
     n = rules.num_players
     out = []
