@@ -5,10 +5,10 @@ time with no look at what follows. The search (:meth:`~bm_env.agents.pimc.PimcAg
 takes the network's greedy pass and its likeliest other ones (:func:`likeliest_passes`, a beam
 over its picks), ``pass_candidates`` in all, and scores each by the seat's result over
 ``pass_worlds`` deals drawn at the pass (:func:`deal_at_pass`: the other players' hands drawn
-uniformly from the cards this seat does not hold), where the other players pass as the playout policy would and the whole deal is
-played out by it (:func:`pass_values`). The same worlds serve every candidate. As for cards
-(:func:`~bm_env.agents.pimc.card_to_play`), the network's pass is kept unless another beats it
-by ``override_z`` standard errors of the paired difference. Measured, it finds a better pass
+uniformly from the cards this seat does not hold), where the other players pass as the playout
+policy would and the whole deal is played out by it (:func:`pass_values`). The same worlds
+serve every candidate. As for cards (:func:`~bm_env.agents.pimc.card_to_play`), the network's
+pass is kept unless another beats it by ``override_z`` standard errors of the paired difference. Measured, it finds a better pass
 now and then against the heuristic and none against pimc (docs/agents.md#a-searched-pass).
 
 Used by :class:`~bm_env.agents.pimc.PimcAgent` with a ``guide`` and ``pass_worlds`` > 0.
@@ -67,10 +67,11 @@ def picks_until(deal: Deal, pos: int, move: Callable, rng: np.random.Generator, 
 
 
 def likeliest_passes(net, info: InfoState, deal: Deal, count: int) -> list[tuple[int, ...]]:
-    """The ``count`` likeliest different passes of ``net`` (a :class:`~bm_env.agents.policy.PolicyAgent`; a set of cards counts once, in the order
-    of its likeliest picking), likeliest first: a beam of ``count`` over the picks, each step one
-    batched call. ``deal`` is a deal at the pass (:func:`deal_at_pass`) with ``info``'s seat to pick
-    its first card; the network reads the observation this seat has there, which no other hand enters.
+    """The ``count`` likeliest different passes of ``net`` (a :class:`~bm_env.agents.policy.PolicyAgent`;
+    a set of cards counts once, in the order of its likeliest picking), likeliest first: a beam of
+    ``count`` over the picks, each step one batched call. ``deal`` is a deal at the pass
+    (:func:`deal_at_pass`) with ``info``'s seat to pick its first card; the network reads the
+    observation this seat has there, which no other hand enters.
     With ``count`` 1 it is the network's greedy pass (ties to the lower card, as argmax breaks them)."""
     beam: list[tuple[tuple[int, ...], float, Deal]] = [((), 0.0, deal)]
     for _ in range(info.pass_count):
