@@ -8,8 +8,9 @@ over its picks), ``pass_candidates`` in all, and scores each by the seat's resul
 uniformly from the cards this seat does not hold), where the other players pass as the playout
 policy would and the whole deal is played out by it (:func:`pass_values`). The same worlds
 serve every candidate. As for cards (:func:`~bm_env.agents.pimc.card_to_play`), the network's
-pass is kept unless another beats it by ``override_z`` standard errors of the paired difference. Measured, it finds a better pass
-now and then against the heuristic and none against pimc (docs/agents.md#a-searched-pass).
+pass is kept unless another beats it by ``override_z`` standard errors of the paired difference.
+Measured, it finds a better pass now and then against the heuristic and none against pimc
+(docs/agents.md#a-searched-pass).
 
 Used by :class:`~bm_env.agents.pimc.PimcAgent` with a ``guide`` and ``pass_worlds`` > 0.
 """
