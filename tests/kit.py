@@ -233,6 +233,15 @@ def play_agents(deal: Deal, agents, upto=None) -> None:
         deal.step(agents[deal.to_act].act(None, deal.legal_mask(), info))
 
 
+def mask_and_observation(info) -> tuple[np.ndarray, np.ndarray]:
+    """The legal-action mask and the observation vector an agent is given for ``info``, its seat to act."""
+    from bm_env.env.observation import encode
+
+    mask = np.zeros(info.rules.num_actions, dtype=np.int8)
+    mask[list(info.legal)] = 1
+    return mask, encode(info)
+
+
 # ---------------------------------------------------------------------------- deals several files use
 
 #: A 3-player deal (no 2C) legal under every 3-player preset of the Black Maria family.

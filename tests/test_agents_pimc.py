@@ -13,7 +13,7 @@ from bm_env.engine.deal import PLAY, Deal, deal_hands
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import make_rules
 
-from kit import play_agents
+from kit import mask_and_observation, play_agents
 
 BM = make_rules("black_maria")
 
@@ -164,12 +164,24 @@ def test_pimc_override_z_is_set_by_the_moon_unless_given_and_checked():
             make_agent(spec, BM, 0)
 
 
-def _mask_and_obs(info):
-    from bm_env.env.observation import encode
+def network_proposals(rules, network, count, seed):
+    """(information state, mask, observation, the network's card) at the decisions of
+    :func:`mid_play_states` with a choice."""
+    policy = make_agent(f"policy:{network}", rules, 0)
+    for _, info in mid_play_states(rules, count, seed):
+        if len(info.legal) < 2:
+            continue
+        mask, obs = mask_and_observation(info)
+        yield info, mask, obs, policy.act(obs, mask, info)
 
-    mask = np.zeros(52, dtype=np.int8)
-    mask[list(info.legal)] = 1
-    return mask, encode(info)
+
+def very_sure_search_keeps(own, info, mask, obs, guide, rules=BM):
+    """Unless a card beats ``own`` alike in every world, a guided search asked to be very sure plays ``own``;
+    True where that was checked."""
+    if some_card_always_beats(own, info, rules):
+        return False
+    assert make_agent(f"pimc:worlds=3,override_z=1000,{guide}", rules, 3).act(obs, mask, info) == own
+    return True
 
 
 def test_a_guided_search_keeps_the_networks_card_unless_it_is_sure_of_a_better_one():
@@ -179,16 +191,9 @@ def test_a_guided_search_keeps_the_networks_card_unless_it_is_sure_of_a_better_o
     from kit import SHIPPED_AGENT
 
     guide = f"guide={SHIPPED_AGENT}"
-    policy = make_agent(f"policy:{SHIPPED_AGENT}", BM, 0)
     checked = overridden = 0
-    for deal, info in mid_play_states(BM, 30, 7):
-        if len(info.legal) < 2:
-            continue
-        mask, obs = _mask_and_obs(info)
-        own = policy.act(obs, mask, info)
-        if not some_card_always_beats(own, info):
-            checked += 1
-            assert make_agent(f"pimc:worlds=3,override_z=1000,{guide}", BM, 3).act(obs, mask, info) == own
+    for info, mask, obs, own in network_proposals(BM, SHIPPED_AGENT, 30, 7):
+        checked += very_sure_search_keeps(own, info, mask, obs, guide)
         best = make_agent(f"pimc:worlds=3,override_z=0,{guide}", BM, 3).act(obs, mask, info)
         assert best == make_agent("pimc:worlds=3,override_z=0", BM, 3).act(None, mask, info)
         overridden += best != own
@@ -206,7 +211,7 @@ def test_a_guided_search_passes_as_its_network_does():
     for i in range(40):  # the first pick of each pass; the network's differs from the heuristic's in about a third
         deal = Deal(BM, deal_hands(BM, 3, i % 3, rng), i % 3, "right")
         info = information_state(deal, deal.seats[deal.to_act])
-        mask, obs = _mask_and_obs(info)
+        mask, obs = mask_and_observation(info)
         assert guided.act(obs, mask, info) == policy.act(obs, mask, info)
         differ += policy.act(obs, mask, info) != heuristic.act(None, mask, info)
     assert differ > 0  # so the pass is the network's, not the heuristic's
@@ -340,19 +345,12 @@ def test_with_a_moon_a_guided_search_plays_its_best_mean_unless_override_z_is_gi
     rules = make_rules("openspiel_hearts")
     network = ROOT / "checkpoints" / "openspiel_hearts_4p.pt"
     guide = f"guide={network}"
-    policy = make_agent(f"policy:{network}", rules, 0)
     assert make_agent(f"pimc:{guide}", rules, 0).override_for(rules) == 0
     assert make_agent(f"pimc:{guide},override_z=1", rules, 0).override_for(rules) == 1
     differ = checked = 0
-    for _, info in mid_play_states(rules, 16, 23):
-        if len(info.legal) < 2:
-            continue
-        mask, obs = _mask_and_obs(info)
-        own = policy.act(obs, mask, info)
+    for info, mask, obs, own in network_proposals(rules, network, 16, 23):
         default = make_agent(f"pimc:worlds=3,{guide}", rules, 3).act(obs, mask, info)
         assert default == make_agent("pimc:worlds=3", rules, 3).act(None, mask, info)
-        if not some_card_always_beats(own, info, rules):
-            checked += 1
-            assert make_agent(f"pimc:worlds=3,override_z=1000,{guide}", rules, 3).act(obs, mask, info) == own
+        checked += very_sure_search_keeps(own, info, mask, obs, guide, rules)
         differ += default != own
     assert differ > 0 and checked > 5

@@ -15,7 +15,7 @@ from bm_env.engine.deal import PASS, PLAY, Deal, deal_hands
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import make_rules
 
-from kit import SHIPPED_AGENT
+from kit import SHIPPED_AGENT, mask_and_observation
 
 BM = make_rules("black_maria")
 GUIDE = f"guide={SHIPPED_AGENT}"
@@ -33,12 +33,6 @@ def first_picks(count, seed, rules=BM, direction="right"):
             deal.step(heuristic_move(deal, None))
         out.append((deal, information_state(deal, deal.seats[deal.to_act])))
     return out
-
-
-def observation_and_mask(deal, info):
-    from bm_env.env.observation import encode
-
-    return encode(info), deal.legal_mask()
 
 
 @pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah"])
@@ -69,7 +63,7 @@ def test_the_likeliest_pass_of_one_is_the_networks_greedy_pass_and_the_others_di
         greedy = []
         deal = real
         while deal.phase == PASS and deal.to_act == pos:  # the network asked pick by pick in the real deal
-            obs, mask = observation_and_mask(deal, information_state(deal, info.seat))
+            mask, obs = mask_and_observation(information_state(deal, info.seat))
             greedy.append(policy.act(obs, mask))
             deal.step(greedy[-1])
         here = deal_at_pass(info, rng)
@@ -102,7 +96,7 @@ def test_a_guided_search_passes_the_networks_pass_unless_sure_of_a_better_one():
     policy = make_agent(f"policy:{SHIPPED_AGENT}", BM, 0)
     kept = changed = 0
     for real, info in first_picks(10, 6):
-        obs, mask = observation_and_mask(real, info)
+        mask, obs = mask_and_observation(info)
         sure = make_agent(f"pimc:{GUIDE},pass_worlds=8,pass_candidates=4,override_z=1000", BM, 3)
         first = sure.act(obs, mask, info)
         kept += first == policy.act(obs, mask)
@@ -125,7 +119,7 @@ def test_a_searched_pass_is_picked_card_by_card_as_planned_and_never_reads_the_o
                 deal.step(heuristic_move(deal, rng))
                 continue
             info = information_state(deal, deal.seats[1])
-            obs, mask = observation_and_mask(deal, info)
+            mask, obs = mask_and_observation(info)
             deal.step(agent.act(obs, mask, info))
         assert deal.phase == PLAY
         picked.append(tuple(c for c, _ in deal.passed_to(1)))
@@ -150,11 +144,11 @@ def test_pass_worlds_need_a_guide_and_numbers_in_range():
 def test_a_searched_pass_refuses_picks_it_did_not_plan():
     real, info = first_picks(1, 10)[0]
     agent = make_agent(f"pimc:{GUIDE},pass_worlds=4,pass_candidates=2", BM, 0)
-    obs, mask = observation_and_mask(real, info)
+    mask, obs = mask_and_observation(info)
     card = agent.act(obs, mask, info)
     other = next(c for c in info.hand if c != card)
     real.step(other)
     later = information_state(real, info.seat)
-    obs, mask = observation_and_mask(real, later)
+    mask, obs = mask_and_observation(later)
     with pytest.raises(ValueError, match="picked by the agent that searched it"):
         agent.act(obs, mask, later)
