@@ -24,7 +24,7 @@ def test_pimc_spec_sets_its_parameters():
 
 
 def test_pimc_rollout_names_its_playout_player():
-    from bm_env.agents.pimc import heuristic_move, heuristic_v1_move
+    from bm_env.agents.playouts import heuristic_move, heuristic_v1_move
 
     rules = make_rules("black_maria")
     assert make_agent("pimc", rules, 0).move is heuristic_move
@@ -135,7 +135,7 @@ def test_the_search_keeps_the_playout_policys_card_unless_it_is_sure_of_a_better
 def test_pimc_plays_the_heuristics_card_where_the_override_cannot_be_sure():
     """Asked to be very sure, pimc plays the heuristic's card (its playout policy's) wherever
     worlds differ; with override_z=0 it plays its best mean, which differs somewhere."""
-    from bm_env.agents.pimc import heuristic_card
+    from bm_env.agents.playouts import heuristic_card
 
     differs = checked = 0
     for deal, info in mid_play_states(BM, 30, 5):
@@ -249,7 +249,8 @@ def test_a_world_played_on_shows_the_guide_the_observation_of_the_real_deal():
 
 def test_guided_playouts_play_this_seat_by_the_network_and_the_others_by_the_heuristic():
     """The batched, lockstep playouts end every world as finishing it one deal at a time does."""
-    from bm_env.agents.pimc import heuristic_move, playout_view
+    from bm_env.agents.pimc import playout_view
+    from bm_env.agents.playouts import heuristic_move
     from bm_env.engine.deal import clone_deal
     from bm_env.env.observation import encode
     from kit import SHIPPED_AGENT
@@ -282,7 +283,8 @@ def test_the_real_hands_surprise_a_model_of_the_players_only_where_they_stray_fr
     """replayed_world counts the other players' past cards the model would not have played: none in a deal
     played by the model itself; where one player plays at random, some for the others, none for that player,
     whose own cards never count."""
-    from bm_env.agents.pimc import heuristic_move, replayed_world
+    from bm_env.agents.pimc import replayed_world
+    from bm_env.agents.playouts import heuristic_move
 
     surprised = 0
     for real, info in mid_play_states(BM, 12, 17):  # heuristic play
@@ -307,7 +309,8 @@ def test_the_real_hands_surprise_a_model_of_the_players_only_where_they_stray_fr
 def test_inferred_worlds_place_the_hidden_cards_with_their_holders_more_often():
     """Against heuristic players, worlds drawn by what their cards say hold each hidden card where it really
     is more often than uniform worlds (about 1.09 times as often on these deals), and stay consistent."""
-    from bm_env.agents.pimc import heuristic_move, sample_worlds
+    from bm_env.agents.pimc import sample_worlds
+    from bm_env.agents.playouts import heuristic_move
 
     right = {False: 0, True: 0}
     for real, info in mid_play_states(BM, 30, 19):

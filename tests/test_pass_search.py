@@ -9,7 +9,7 @@ import pytest
 
 from bm_env.agents import AgentSpecError, make_agent
 from bm_env.agents.pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
-from bm_env.agents.pimc import heuristic_move
+from bm_env.agents.playouts import heuristic_move
 from bm_env.engine.cards import cards_of, mask_of, parse_card
 from bm_env.engine.deal import PASS, PLAY, Deal, deal_hands
 from bm_env.engine.infostate import information_state

@@ -27,7 +27,8 @@ from ..engine.rules import Rules
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .heuristic_v1 import HeuristicV1Agent
-from .pimc import PLAYOUTS, PimcAgent
+from .pimc import PimcAgent
+from .playouts import PLAYOUTS
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "heuristic", "heuristic_v1", "pimc", "policy")
@@ -41,7 +42,7 @@ _PARAMS = {
     "policy": {"path": str, "greedy": bool},
 }
 
-# pimc's playout policies are pimc.PLAYOUTS. (A network as the playout policy of every seat was tried
+# pimc's playout policies are playouts.PLAYOUTS. (A network as the playout policy of every seat was tried
 # twice and dropped: too slow one call at a time, and weaker than the network alone when batched in the
 # vector engine; a guide network may play its own seat in the playouts, guide_playouts;
 # docs/agents.md#pimc-search.)

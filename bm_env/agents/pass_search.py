@@ -25,6 +25,7 @@ from ..engine.cards import mask_of
 from ..engine.deal import PASS, Deal, clone_deal
 from ..engine.infostate import InfoState, information_state
 from ..env.observation import encode
+from .playouts import playout
 
 
 def deal_at_pass(info: InfoState, rng: np.random.Generator) -> Deal:
@@ -108,7 +109,6 @@ def pass_values(info: InfoState, passes: list[tuple[int, ...]], worlds: list[Dea
         for i, picks in enumerate(passes):
             d = clone_deal(world)
             picks_until(d, pos, move, rng, picks)
-            while not d.is_over:
-                d.step(move(d, rng))
+            playout(d, move, rng)
             values[w, i] = sign * d.scores[pos]
     return values

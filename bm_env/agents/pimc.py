@@ -33,12 +33,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, cards_of, mask_of
+from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, mask_of
 from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
 from ..engine.infostate import InfoState, information_state
 from ..env.observation import encode
-from . import heuristic, heuristic_v1
 from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
+from .playouts import PLAYOUTS, heuristic_card, playout
 from .thoughts import Thought
 
 _SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
@@ -197,47 +197,6 @@ def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None,
     weights = surprise ** (k - k.min())
     keep = rng.choice(len(drawn), size=n, replace=False, p=weights / weights.sum())
     return [drawn[i][0] for i in keep]
-
-
-def heuristic_move(deal: Deal, rng: np.random.Generator) -> int:
-    """The heuristic's card for the player to act in a playout."""
-    return heuristic.choose(heuristic.view_from_deal(deal))
-
-
-def heuristic_v1_move(deal: Deal, rng: np.random.Generator) -> int:
-    """The first heuristic's card for the player to act (to compare playouts)."""
-    return heuristic_v1.choose(heuristic_v1.view_from_deal(deal))
-
-
-def random_move(deal: Deal, rng: np.random.Generator) -> int:
-    """A uniform random legal card."""
-    legal = cards_of(deal.legal)
-    return legal[int(rng.integers(len(legal)))]
-
-
-def playout(deal: Deal, move, rng: np.random.Generator) -> None:
-    """Finish ``deal`` with every player playing ``move``'s card."""
-    while deal.phase != DONE:
-        deal.step(move(deal, rng))
-
-
-def heuristic_card(info: InfoState) -> int:
-    """The card the heuristic itself would play here."""
-    return heuristic.choose(heuristic.view_from_info(info))
-
-
-def heuristic_v1_card(info: InfoState) -> int:
-    """The card the first heuristic itself would play here."""
-    return heuristic_v1.choose(heuristic_v1.view_from_info(info))
-
-
-#: The playout policies by the name pimc's ``rollout`` option takes: the card each plays in a playout,
-#: and the card it would play itself (None for random play, which has no card of its own to keep).
-PLAYOUTS = {
-    "heuristic": (heuristic_move, heuristic_card),
-    "heuristic_v1": (heuristic_v1_move, heuristic_v1_card),
-    "random": (random_move, None),
-}
 
 
 def playout_view(deal: Deal, info: InfoState) -> InfoState:

@@ -4,7 +4,7 @@ The heuristic is the playout policy of ``pimc`` (every searched card plays deals
 it), so its cost per decision bounds how much search fits in a second; it must manage at
 least :data:`TARGET_HEURISTIC` decisions/s per core. Each deal is dealt, passed and played
 to the end with every seat choosing through :func:`view_from_deal` and :func:`choose` of the
-player's module, as :func:`bm_env.agents.pimc.heuristic_move` does; the engine's own
+player's module, as :func:`bm_env.agents.playouts.heuristic_move` does; the engine's own
 cost is included. Rates are per CPU-second of this process (see :mod:`.engine`).
 """
 
