@@ -24,8 +24,8 @@ from bm_env.engine.rules import Rules
 from bm_env.vector import VectorEngine
 
 from .ppo import Batch, ValueNet, policy_and_value, sample
-from .precision import autocast
 from .rule_opponent import player_actions
+from .stacked_pool import StackedPool
 from .trajectories import SeatTargets, seat_targets
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
@@ -138,6 +138,7 @@ class SelfPlay:
         pool_rewards: list[np.ndarray] = []
         rule_rewards: dict[str, list[np.ndarray]] = {name: [] for name in self.rule_names}
         rows = np.arange(N)
+        stacked = StackedPool(pool, self.precision) if pool else None
         for t in range(T):
             t0 = time.perf_counter()
             obs[t], mask[t] = self.obs, self.mask != 0
@@ -159,7 +160,10 @@ class SelfPlay:
                 logits, value = policy_and_value(actor, critic, x[sel], h, self.precision)
                 act[sel], lp = sample(masked_logits(logits, legal[sel]), generator)
                 values[t, mine], logp[t, mine] = value.cpu().numpy(), lp.cpu().numpy()
-            self._opponents_act(act, who, x, legal, pool, generator, device)
+            snap = np.flatnonzero(who >= 0)
+            if snap.size:  # the pool's snapshots, all in one batched pass
+                sel = torch.from_numpy(snap).to(device)
+                act[sel], _ = sample(masked_logits(stacked.logits(x[sel], who[snap]), legal[sel]), generator)
             actions[t] = act.cpu().numpy()
             for k, name in enumerate(self.rule_names):
                 ruled = np.flatnonzero(who == RULE - k)
@@ -182,15 +186,6 @@ class SelfPlay:
         mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
         return Rollout(batch, T * N, int(done.sum()), mean(pool_rewards),
                        {name: mean(parts) for name, parts in rule_rewards.items()}, engine_s, forward_s)
-
-    def _opponents_act(self, act: torch.Tensor, who: np.ndarray, x: torch.Tensor, legal: torch.Tensor,
-                       pool: list[PolicyNet], generator: torch.Generator, device: torch.device) -> None:
-        """Overwrite ``act`` where a pool snapshot holds the acting seat, with that snapshot's sampled choice."""
-        for k in np.unique(who[who >= 0]):
-            sel = torch.from_numpy(np.flatnonzero(who == k)).to(device)
-            with autocast(self.precision, device):
-                snapshot_logits = pool[k](x[sel]).float()
-            act[sel], _ = sample(masked_logits(snapshot_logits, legal[sel]), generator)
 
     def _end_deals(self, ended: np.ndarray, rewards: np.ndarray, pool_rewards: list[np.ndarray],
                    rule_rewards: dict[str, list[np.ndarray]]) -> None:

@@ -386,6 +386,15 @@ class Trainer:
         return self.ray_rollouts.collect(self.actor, self.critic, self.pool, self._pool_share(), c.gamma,
                                          c.gae_lambda, self.device)
 
+    def add_snapshot(self) -> None:
+        """The current policy joins the pool, in place of the oldest snapshot once the pool is full."""
+        snap = copy.deepcopy(self.actor).eval()
+        if len(self.pool) < self.config.pool_size:
+            self.pool.append(snap)
+        else:
+            self.pool[self.pool_next] = snap
+        self.pool_next = (self.pool_next + 1) % self.config.pool_size
+
     def _one_update(self, bar) -> float:
         """One rollout and one PPO update; returns the decisions per second of both together."""
         c = self.config
@@ -403,12 +412,7 @@ class Trainer:
         self.decisions += rollout.decisions
         elapsed = finished - started
         if not c.frozen_opponent and c.pool_size and self.update_index % c.snapshot_every == 0:
-            snap = copy.deepcopy(self.actor).eval()
-            if len(self.pool) < c.pool_size:
-                self.pool.append(snap)
-            else:
-                self.pool[self.pool_next] = snap
-            self.pool_next = (self.pool_next + 1) % c.pool_size
+            self.add_snapshot()
         self._scalars({
             **{f"loss/{k}": v for k, v in stats.items() if k != "gradient_steps"},
             "speed/decisions_per_s": rollout.decisions / elapsed,
