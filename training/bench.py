@@ -25,8 +25,8 @@ def measure(updates: int, ray_address: str | None = None, full_pool: bool = True
     """Rate and shares of ``updates`` timed updates of the default config (with ``overrides``).
 
     ``full_pool``: ``pool_size`` snapshots of the starting policy in the pool before the
-    warm-up update, whose 64 steps end every game's deal and so seat the pool in its share of
-    the timed updates' deals. With ``ray_address`` the rollouts run on ``ray_actors`` Ray
+    warm-up update; a black_maria deal is 60 decisions, so the warm-up's 64 steps end every
+    game's deal and seat the pool in its share of the timed updates' deals. With ``ray_address`` the rollouts run on ``ray_actors`` Ray
     actors (``bm-train --ray``); the engine and forward shares are then the slowest actor's.
     """
     config = TrainConfig(eval_every=0, final_eval_boards=0, **overrides)
