@@ -24,6 +24,7 @@ from bm_env.engine.rules import Rules
 from bm_env.vector import VectorEngine
 
 from .ppo import Batch, ValueNet, policy_and_value, sample
+from .precision import padded
 from .rule_opponent import player_actions
 from .stacked_pool import StackedPool
 from .trajectories import SeatTargets, seat_targets
@@ -156,8 +157,10 @@ class SelfPlay:
             values[t], logp[t] = 0.0, 0.0
             if mine.size:
                 sel = torch.from_numpy(mine).to(device)
-                h = torch.from_numpy(hidden[t, mine]).to(device).float() if H else None
-                logits, value = policy_and_value(actor, critic, x[sel], h, self.precision)
+                run = np.resize(mine, padded(mine.size))  # the rows again from the start: few distinct shapes
+                h = torch.from_numpy(hidden[t, run]).to(device).float() if H else None
+                logits, value = policy_and_value(actor, critic, x[torch.from_numpy(run).to(device)], h, self.precision)
+                logits, value = logits[:mine.size], value[:mine.size]
                 act[sel], lp = sample(masked_logits(logits, legal[sel]), generator)
                 values[t, mine], logp[t, mine] = value.cpu().numpy(), lp.cpu().numpy()
             snap = np.flatnonzero(who >= 0)

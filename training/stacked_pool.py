@@ -7,7 +7,8 @@ pass: with the default config's full pool of 8 they took the rollout's forward p
 about a quarter of a training update's time to about a half (``bm-bench --only training``,
 docs/training.md#speed). Here each layer's weights of the K snapshots are stacked into one
 ``[K, in, out]`` tensor, the step's rows are placed in a ``[K, rows, in]`` block padded to the
-busiest snapshot's count, and each layer is one batched matrix product.
+busiest snapshot's count (rounded up to a multiple of 8), and each layer is one batched
+matrix product.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import torch
 from torch import nn
 
 from bm_env.agents.checkpoint import PolicyNet
+
+from .precision import padded
 
 
 class StackedPool:
@@ -39,7 +42,7 @@ class StackedPool:
         K, R = self.size, len(snapshot)
         order = np.argsort(snapshot, kind="stable")
         counts = np.bincount(snapshot, minlength=K)
-        width = int(counts.max())
+        width = padded(int(counts.max()), 8)  # few distinct shapes (training.precision.padded)
         # Row order[j] goes to slot (snapshot, its rank among that snapshot's rows) of the padded block.
         rank = np.arange(R) - np.repeat(np.cumsum(counts) - counts, counts)
         slot = torch.from_numpy(snapshot[order] * width + rank).to(x.device)
