@@ -26,8 +26,9 @@ def measure(updates: int, ray_address: str | None = None, full_pool: bool = True
 
     ``full_pool``: ``pool_size`` snapshots of the starting policy in the pool before the
     warm-up update; a black_maria deal is 60 decisions, so the warm-up's 64 steps end every
-    game's deal and seat the pool in its share of the timed updates' deals. With ``ray_address`` the rollouts run on ``ray_actors`` Ray
-    actors (``bm-train --ray``); the engine and forward shares are then the slowest actor's.
+    game's deal and seat the pool in its share of the timed updates' deals. With
+    ``ray_address`` the rollouts run on ``ray_actors`` Ray actors (``bm-train --ray``); the
+    engine and forward shares are then the slowest actor's.
     """
     config = TrainConfig(eval_every=0, final_eval_boards=0, **overrides)
     config.validate("bench")
@@ -80,6 +81,7 @@ def run(quick: bool) -> list[dict]:
                                         f"{empty['rate'] / m['rate']:.2f}x the rate above",
          "rounds": [round(r) for r in empty["rates"]]},
         {"name": "training with heuristic_v1 in 30% of the deals", "value": round(ruled["rate"]), "unit": "decisions/s",
-         "note": f"rule_opponent heuristic_v1, rule_share 0.3, the full pool in 30% more, else as above; median of {len(ruled['rates'])} updates; "
-                 f"{ruled['rate'] / m['rate']:.2f}x the rate above", "rounds": [round(r) for r in ruled["rates"]]},
+         "note": f"rule_opponent heuristic_v1, rule_share 0.3, the full pool in 30% more, else as above; "
+                 f"median of {len(ruled['rates'])} updates; {ruled['rate'] / m['rate']:.2f}x the rate above",
+         "rounds": [round(r) for r in ruled["rates"]]},
     ]

@@ -56,4 +56,3 @@ def padded(rows: int, quantum: int = ROW_QUANTUM) -> int:
     too, so that both precisions take one path.
     """
     return -(-rows // quantum) * quantum
-

@@ -5,7 +5,7 @@ rows of the pool deals are split among up to ``pool_size`` snapshots, a few doze
 each. One small forward pass per snapshot and step cost more than the current policy's own
 pass: with the default config's full pool of 8 they took the rollout's forward passes from
 about a quarter of a training update's time to about a half (``bm-bench --only training``,
-docs/training.md#speed). Here each layer's weights of the K snapshots are stacked into one
+docs/training.md#the-pools-snapshots). Here each layer's weights of the K snapshots are stacked into one
 ``[K, in, out]`` tensor, the step's rows are placed in a ``[K, rows, in]`` block padded to the
 busiest snapshot's count (rounded up to a multiple of 8), and each layer is one batched
 matrix product.
@@ -26,7 +26,8 @@ class StackedPool:
     """Snapshots of one architecture, evaluated together; built once per rollout (the pool is fixed during one)."""
 
     def __init__(self, pool: list[PolicyNet], precision: str) -> None:
-        """``precision``: the resolved precision of the forward passes, ``fp32`` or ``bf16`` (:mod:`training.precision`)."""
+        """``precision``: the resolved precision of the forward passes, ``fp32`` or ``bf16``
+        (:mod:`training.precision`)."""
         if len({repr(net.arch) for net in pool}) > 1:
             raise ValueError("the snapshots of a pool must share one architecture, got "
                              + ", ".join(sorted({repr(net.arch) for net in pool})))
