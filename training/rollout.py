@@ -156,10 +156,11 @@ class SelfPlay:
             mine = np.flatnonzero(learner[t])
             values[t], logp[t] = 0.0, 0.0
             if mine.size:
-                sel = torch.from_numpy(mine).to(device)
                 run = np.resize(mine, padded(mine.size))  # the rows again from the start: few distinct shapes
+                run_rows = torch.from_numpy(run).to(device)
+                sel = run_rows[:mine.size]
                 h = torch.from_numpy(hidden[t, run]).to(device).float() if H else None
-                logits, value = policy_and_value(actor, critic, x[torch.from_numpy(run).to(device)], h, self.precision)
+                logits, value = policy_and_value(actor, critic, x[run_rows], h, self.precision)
                 logits, value = logits[:mine.size], value[:mine.size]
                 act[sel], lp = sample(masked_logits(logits, legal[sel]), generator)
                 values[t, mine], logp[t, mine] = value.cpu().numpy(), lp.cpu().numpy()

@@ -28,9 +28,9 @@ class StackedPool:
     def __init__(self, pool: list[PolicyNet], precision: str) -> None:
         """``precision``: the resolved precision of the forward passes, ``fp32`` or ``bf16``
         (:mod:`training.precision`)."""
-        if len({repr(net.arch) for net in pool}) > 1:
-            raise ValueError("the snapshots of a pool must share one architecture, got "
-                             + ", ".join(sorted({repr(net.arch) for net in pool})))
+        archs = {repr(net.arch) for net in pool}
+        if len(archs) > 1:
+            raise ValueError("the snapshots of a pool must share one architecture, got " + ", ".join(sorted(archs)))
         self.size = len(pool)
         self.dtype = torch.bfloat16 if precision == "bf16" else torch.float32
         layers = [[m for m in net.body if isinstance(m, nn.Linear)] for net in pool]
@@ -47,8 +47,9 @@ class StackedPool:
         # Row order[j] goes to slot (snapshot, its rank among that snapshot's rows) of the padded block.
         rank = np.arange(R) - np.repeat(np.cumsum(counts) - counts, counts)
         slot = torch.from_numpy(snapshot[order] * width + rank).to(x.device)
+        rows = torch.from_numpy(order).to(x.device)
         h = x.new_zeros((K * width, x.shape[1]), dtype=self.dtype)
-        h[slot] = x[torch.from_numpy(order).to(x.device)].to(self.dtype)
+        h[slot] = x[rows].to(self.dtype)
         h = h.view(K, width, -1)
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
@@ -56,5 +57,5 @@ class StackedPool:
             if i < last:
                 h = torch.relu(h)
         out = torch.empty((R, h.shape[2]), dtype=torch.float32, device=x.device)
-        out[torch.from_numpy(order).to(x.device)] = h.reshape(K * width, -1)[slot].float()
+        out[rows] = h.reshape(K * width, -1)[slot].float()
         return out
