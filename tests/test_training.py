@@ -323,3 +323,20 @@ def test_a_state_saved_with_another_adam_kernel_resumes_with_this_torchs(tmp_pat
     assert all(g["fused"] == (resumed.fused_adam or None) for g in resumed.optimizer.param_groups)
     resumed.run()
     assert resumed.update_index == 2
+
+
+def test_training_flushes_subnormal_numbers_in_every_torch_thread(tmp_path):
+    """A fresh process, as `bm-train` is: Adam's decayed moments must not run at subnormal speed.
+
+    1e-39 is subnormal in float32; on the 2 torch threads a million-element product is split
+    between them, so a thread that kept them would leave non-zeros.
+    """
+    script = (
+        "import sys, torch; sys.path.insert(0, 'tests'); from kit import tiny_config; "
+        "from training.trainer import Trainer; "
+        f"Trainer(tiny_config(torch_threads=2), {str(tmp_path)!r}, quiet=True); "
+        "print(int((torch.full((1 << 20,), 1e-39) * 1.0).count_nonzero()), torch.get_num_threads())"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "2"]
