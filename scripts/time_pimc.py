@@ -18,6 +18,7 @@ from bm_env.agents import make_agent  # noqa: E402
 from bm_env.engine.deal import DONE, Deal  # noqa: E402
 from bm_env.engine.infostate import information_state  # noqa: E402
 from bm_env.engine.rules import make_rules  # noqa: E402
+from bm_env.env.observation import encode  # noqa: E402
 from bm_env.evaluation.boards import make_boards  # noqa: E402
 
 
@@ -37,7 +38,8 @@ def main() -> None:
             mask = deal.legal_mask()
             if deal.to_act == 0 and deal.phase == "play" and mask.sum() > 1:
                 t = time.perf_counter()
-                action = searcher.act(None, mask, info)
+                observation = encode(info) if searcher.needs_observation else None  # a guided search's network
+                action = searcher.act(observation, mask, info)
                 times.append(time.perf_counter() - t)
             else:
                 action = others.act(None, mask, info)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bm_env.agents import AgentSpecError, make_agent
 from bm_env.agents.pimc import sample_hidden_hands, world_deal
@@ -224,35 +226,46 @@ def test_a_guide_that_is_not_a_checkpoint_is_refused(tmp_path):
         make_agent(f"pimc:guide={tmp_path / 'missing.pt'}", BM, 0)
 
 
-def test_a_world_played_on_shows_the_guide_the_observation_of_the_real_deal():
-    """In a world holding the real hands, the guide's view (playout_view) encodes exactly as the real deal's
-    information state, now and after more cards: the pass, which world deals lack, is the seat's own."""
-    from bm_env.agents.pimc import playout_view, world_deal
-    from bm_env.env.observation import encode
+@pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah", "partnership_hearts",
+                                    "omnibus", "spot_hearts", "black_maria_100"])
+def test_a_world_played_on_shows_the_guide_the_observation_of_the_real_deal(preset):
+    """In a world holding the real hands, the guide's observation (encode_in_world, from the seat's observation
+    where the search began) is exactly the real deal's, then and after more cards: the pass, which world deals
+    lack, is the seat's own; the rules (trumps, bonuses, partners, a match's scores) come along unchanged."""
+    from bm_env.env.observation import encode, encode_in_world
 
+    rules = make_rules(preset)
     checked = 0
-    for real, info in mid_play_states(BM, 12, 11):
+    for real, info in mid_play_states(rules, 8, 11):
         seat = info.seat
-        hidden = real_hidden(real, info)
-        world = world_deal(info, hidden)
-        assert info.passed and np.array_equal(encode(playout_view(world, info)), encode(info))
-        h = make_agent("heuristic", BM)
+        world = world_deal(info, real_hidden(real, info))
+        template = encode(info)
+        assert np.array_equal(encode_in_world(template, world, seat), template)
+        h = make_agent("heuristic", rules)
         while not real.is_over:
             card = h.act(None, real.legal_mask(), information_state(real, real.seats[real.to_act]))
             real.step(card)
             world.step(card)
             if not real.is_over and real.seats[real.to_act] == seat:
-                assert np.array_equal(encode(playout_view(world, info)), encode(information_state(real, seat)))
+                assert np.array_equal(encode_in_world(template, world, seat), encode(information_state(real, seat)))
                 checked += 1
     assert checked > 20
 
 
+def test_the_world_observation_refuses_rules_it_does_not_rewrite():
+    from bm_env.env.observation import encode_in_world
+
+    rules = make_rules("turbo_hearts")
+    deal = Deal(rules, deal_hands(rules, 4, 0, np.random.default_rng(0)), 0, "left")
+    with pytest.raises(ValueError, match="charging"):
+        encode_in_world(np.zeros(8, dtype=np.int8), deal, 0)
+
+
 def test_guided_playouts_play_this_seat_by_the_network_and_the_others_by_the_heuristic():
     """The batched, lockstep playouts end every world as finishing it one deal at a time does."""
-    from bm_env.agents.pimc import playout_view
     from bm_env.agents.playouts import heuristic_move
     from bm_env.engine.deal import clone_deal
-    from bm_env.env.observation import encode
+    from bm_env.env.observation import encode, encode_in_world
     from kit import SHIPPED_AGENT
 
     agent = make_agent(f"pimc:worlds=4,guide={SHIPPED_AGENT},guide_playouts=true", BM, 0)
@@ -266,7 +279,7 @@ def test_guided_playouts_play_this_seat_by_the_network_and_the_others_by_the_heu
         for d in single:
             while not d.is_over:
                 if d.to_act == pos:
-                    d.step(network.act(encode(playout_view(d, info)), d.legal_mask(), None))
+                    d.step(network.act(encode_in_world(encode(info), d, info.seat), d.legal_mask(), None))
                 else:
                     d.step(heuristic_move(d, rng))
         assert [d.scores for d in batched] == [d.scores for d in single]
@@ -357,3 +370,41 @@ def test_with_a_moon_a_guided_search_plays_its_best_mean_unless_override_z_is_gi
         checked += very_sure_search_keeps(own, info, mask, obs, guide, rules)
         differ += default != own
     assert differ > 0 and checked > 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(weights=st.lists(st.integers(1, 17), min_size=1, max_size=6), seed=st.integers(0, 2**32 - 1))
+def test_the_seat_order_draws_as_numpys_weighted_choice_without_replacement(weights, seed):
+    """_draw_order replaces rng.choice(n, n, replace=False, p=w / w.sum()), which pimc called per card placed:
+    the same order from the same draws, the generator left in the same state, so seeded searches play as before."""
+    from bm_env.agents.pimc import _draw_order
+
+    ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+    w = np.array(weights, dtype=float)
+    assert _draw_order(weights, ours) == numpys.choice(len(w), size=len(w), replace=False, p=w / w.sum()).tolist()
+    assert ours.bit_generator.state == numpys.bit_generator.state
+
+
+def hall_over_suits(count, cap, eligible):
+    """Hall's condition as first written: every non-empty set of suits fits in the room of the seats that may
+    hold one of them."""
+    for suits in range(1, 16):
+        need = sum(count[s] for s in range(4) if suits >> s & 1)
+        seats = 0
+        for s in range(4):
+            if suits >> s & 1:
+                seats |= eligible[s]
+        if need > sum(c for i, c in enumerate(cap) if seats >> i & 1):
+            return False
+    return True
+
+
+@settings(max_examples=500, deadline=None)
+@given(count=st.lists(st.integers(0, 6), min_size=4, max_size=4),
+       cap=st.lists(st.integers(0, 8), min_size=1, max_size=4), data=st.data())
+def test_halls_condition_over_sets_of_seats_agrees_with_it_over_sets_of_suits(count, cap, data):
+    from bm_env.agents.pimc import _feasible
+
+    full = (1 << len(cap)) - 1
+    eligible = data.draw(st.lists(st.integers(0, full), min_size=4, max_size=4))
+    assert _feasible(count, cap, eligible) == hall_over_suits(count, cap, eligible)

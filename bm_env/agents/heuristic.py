@@ -104,6 +104,9 @@ class _Tables:
         self.max_cost = max(self.cost) if total else 0
         self.guard = max(2, (tricks + 3) // 4)  # low cards that make a high spade safe to keep
         self.deck = deck
+        # Per card, the parts of play_score's shed term that depend on the card alone.
+        self.shed_points = tuple(max(x, 0) * 0.8 for x in self.cost)  # also what a penalty card returning costs
+        self.rank_hair = tuple(0.01 * (c % NUM_RANKS) for c in range(NUM_CARDS))
 
 
 @per_rules
@@ -116,7 +119,7 @@ class View:
     """What one seat knows at a decision, as masks (see the module docstring)."""
 
     __slots__ = ("tables", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left", "partner_best",
-                 "to_partner", "slam_guard")
+                 "to_partner", "slam_guard", "best", "trick_points", "trick_valued", "by_led")
 
     def __init__(self, tables, phase, hand, legal, trick, led, others, later, pass_left, partner_best=False,
                  to_partner=False, slam_guard=False):
@@ -133,6 +136,11 @@ class View:
         self.to_partner = to_partner  # partnerships: this pass goes to my partner
         # partnerships: the other team has every penalty point taken so far (a team slam is near)
         self.slam_guard = slam_guard
+        # What play_score asks of the trick for every card, worked out once (a playout asks at every step).
+        self.best = _winner(trick, tables.trumps) if trick else -1  # the card winning the trick so far
+        self.trick_points = sum(tables.cost[x] for x in trick)
+        self.trick_valued = any(tables.valued >> x & 1 for x in trick)
+        self.by_led: dict[int, tuple] = {}  # _cost_if_it_wins's facts of the led suit (:func:`_led_facts`)
 
 
 def view_from_deal(deal: Deal) -> View:
@@ -252,55 +260,71 @@ def _winner(trick, trumps: bool) -> int:
     return best
 
 
+def _led_facts(v: View, led: int) -> tuple:
+    """What :func:`_cost_if_it_wins` needs of the led suit whatever the card: the others' cards of
+    the suit, their share of all cards out, each later player's void bits, hand size and chance of
+    being void in it, and what the void ones are expected to dump (cached on the view per led suit)."""
+    facts = v.by_led.get(led)
+    if facts is None:
+        t = v.tables
+        others = v.others
+        n_others = others.bit_count() or 1
+        led_others = others & SUIT_MASKS[led]
+        n_led = led_others.bit_count()
+        miss_led = 1.0 - n_led / n_others
+        players = []
+        dumped = 0.0
+        for voids, size in v.later:
+            p_void = 1.0 if voids >> led & 1 else miss_led ** size
+            players.append((voids, size, p_void))
+            dumped += p_void * t.max_cost * 0.6  # a void player dumps their worst card on my trick
+        facts = v.by_led[led] = (n_others, led_others, n_led, tuple(players), dumped)
+    return facts
+
+
 def _cost_if_it_wins(v: View, c: int, suit: int, led: int, pts: int, valued: bool) -> float:
     """What playing ``c``, winning the trick so far (or leading), is expected to cost: the
     trick's ``pts`` and what later players add, weighted by the chance that none takes it over."""
     t = v.tables
     cost = t.cost
-    others = v.others
-    n_others = others.bit_count() or 1
+    n_others, led_others, n_led, players, added = _led_facts(v, led)
     # Chance that a later player takes the trick from c, and what they add to it.
-    led_others = others & SUIT_MASKS[led]
-    n_led = led_others.bit_count()
     higher = (led_others & _ABOVE[c]).bit_count() if suit == led else 0
-    # The chance that one card out is, in turn: not of the led suit; not a led card above c; not one below c.
-    miss_led = 1.0 - n_led / n_others
-    miss_higher = 1.0 - higher / n_others
-    miss_lower = 1.0 - (n_led - higher) / n_others
-    # Followers duck a trick with points; only one with nothing lower must take it.
-    vol = 0.0 if pts > 0 else 0.6
     # A void player may trump c with a heart (while hearts are out), unless c is a trump itself.
     trump_risk = (t.trumps and led != HEARTS and not (suit == HEARTS and suit != led)
-                  and (others & SUIT_MASKS[HEARTS]) != 0)
+                  and (v.others & SUIT_MASKS[HEARTS]) != 0)
     keep = 1.0
-    added = 0.0
-    for voids, size in v.later:
-        if voids >> led & 1:
-            p_void = 1.0
-        else:
-            p_void = miss_led ** size
-            if higher:
+    if higher or trump_risk:
+        # The chance that one card out is, in turn: not a led card above c; not one below c.
+        miss_higher = 1.0 - higher / n_others
+        miss_lower = 1.0 - (n_led - higher) / n_others
+        # Followers duck a trick with points; only one with nothing lower must take it.
+        vol = 0.0 if pts > 0 else 0.6
+        for voids, size, p_void in players:
+            if higher and not voids >> led & 1:
                 p_higher = (1.0 - miss_higher ** size) * (1.0 - p_void)
-                p_forced = max(0.0, miss_lower ** size - p_void)
-                keep *= 1.0 - p_forced - vol * max(0.0, p_higher - p_forced)
-        if trump_risk and not voids >> HEARTS & 1:
-            keep *= 1.0 - 0.8 * p_void
-        # A void player dumps their worst card on my trick.
-        added += p_void * t.max_cost * 0.6
+                p_forced = miss_lower ** size - p_void
+                if p_forced < 0.0:
+                    p_forced = 0.0
+                taken = p_higher - p_forced
+                keep *= 1.0 - p_forced - vol * (taken if taken > 0.0 else 0.0)
+            if trump_risk and not voids >> HEARTS & 1:
+                keep *= 1.0 - 0.8 * p_void
     # Penalty cards of the led suit below c that a later player may drop under it (Q♠ under K♠).
-    if suit == led and v.later:
-        later_cards = sum(size for _, size in v.later)
+    if suit == led and players:
         under = led_others & _BELOW[c] & t.penalty
-        while under:
-            low = under & -under
-            x = low.bit_length() - 1
-            under ^= low
-            added += cost[x] * min(1.0, later_cards / n_others)
+        if under:
+            later_cards = sum(size for _, size, _ in players)
+            while under:
+                low = under & -under
+                x = low.bit_length() - 1
+                under ^= low
+                added += cost[x] * min(1.0, later_cards / n_others)
     expect = pts + added
     if t.bonus_cost and not valued:
         expect += t.bonus_cost * (1.0 - min(1.0, added / (t.max_cost or 1)))
     # A penalty card of mine that wins the trick comes back to me: it is shed only if someone takes it.
-    return keep * (expect + max(cost[c], 0) * 0.8)
+    return keep * (expect + t.shed_points[c])
 
 
 def play_score(v: View, c: int) -> float:
@@ -317,7 +341,7 @@ def play_score(v: View, c: int) -> float:
     power = lower / (suit_others.bit_count() + 1)
     my_suit = (v.hand & SUIT_MASKS[suit]).bit_count()
     # (+ a hair per rank: among equals, the higher card goes first; not where tricks are wanted)
-    shed = max(cost[c], 0) * 0.8 + t.trick_cost * power * 2.0 + 0.01 * (c % NUM_RANKS)
+    shed = t.shed_points[c] + t.trick_cost * power * 2.0 + t.rank_hair[c]
     if t.bonus_cost < 0:
         # Tricks are wanted (a clean-trick bonus): a card's winning power is worth about half
         # a clean trick to keep (a whole one plays worse against random players), and among
@@ -328,20 +352,21 @@ def play_score(v: View, c: int) -> float:
     elif my_suit <= 2 and t.trick_cost > 0:
         shed += 0.7 / my_suit  # towards a void
     if trick:
-        best = _winner(trick, t.trumps)
+        best = v.best
         bs = _SUIT_OF[best]
         if bs == suit:
             wins = c > best
         else:
             wins = t.trumps and suit == HEARTS and bs != HEARTS
-        if v.slam_guard and wins and (sum(cost[x] for x in trick) + cost[c]) > 0:
+        pts = v.trick_points + cost[c]
+        if v.slam_guard and wins and pts > 0:
             return -10.0  # take a point from the other team before it slams
         if not wins:
+            dropped = max(cost[c], 0) * 0.7
             if v.partner_best or v.slam_guard:  # my partner takes it, or it feeds the other team's slam
-                return -shed + max(cost[c], 0) * 0.7
-            return -shed - max(cost[c], 0) * 0.7  # it lands with someone else
-        pts = sum(cost[x] for x in trick) + cost[c]
-        valued = any(t.valued >> x & 1 for x in trick) or bool(t.valued >> c & 1)
+                return -shed + dropped
+            return -shed - dropped  # it lands with someone else
+        valued = v.trick_valued or bool(t.valued >> c & 1)
     else:
         pts = cost[c]
         valued = bool(t.valued >> c & 1)

@@ -29,33 +29,71 @@ replay; :mod:`bm_env.agents.thoughts`).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from bisect import bisect_right
+from itertools import accumulate
 
 import numpy as np
 
 from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, mask_of
 from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
-from ..engine.infostate import InfoState, information_state
-from ..env.observation import encode
+from ..engine.infostate import InfoState
+from ..env.observation import encode, encode_in_world
 from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
 from .playouts import PLAYOUTS, heuristic_card, playout
 from .thoughts import Thought
 
-_SUBSETS = tuple(range(1, 16))  # non-empty sets of suits, as 4-bit masks
+def _feasible(count: list[int], cap: list[int], eligible: list[int]) -> bool:
+    """Hall's condition: the cards left fit the room left, whatever set of seats they are confined to.
 
-
-def _feasible(count: list[int], cap: dict[int, int], eligible: list[tuple[int, ...]]) -> bool:
-    """Hall's condition: every set of suits fits in the seats that may hold those suits."""
-    for sub in _SUBSETS:
+    ``count``: the cards left to place by suit; ``cap``: the room left by seat; ``eligible``: by
+    suit, the seats (bits) that may hold it. For each set of seats, the cards of the suits only
+    those seats may hold must fit in their room. (The same test as over every set of suits: the
+    tightest set of suits for a set of seats is all the suits confined to it; over seats it takes
+    4 sets instead of 15 at three players.)
+    """
+    for seats in range(1 << len(cap)):
         need = 0
-        seats: set[int] = set()
-        for s in range(4):
-            if sub >> s & 1:
-                need += count[s]
-                seats.update(eligible[s])
-        if need and need > sum(cap[x] for x in seats):
-            return False
+        for suit in range(4):
+            if not eligible[suit] & ~seats:
+                need += count[suit]
+        if need:
+            room = 0
+            for i, c in enumerate(cap):
+                if seats >> i & 1:
+                    room += c
+            if need > room:
+                return False
     return True
+
+
+def _draw_order(weights: list[int], rng: np.random.Generator) -> list[int]:
+    """The positions of ``weights`` in a random order, each next one drawn in proportion to its weight.
+
+    Draws the same numbers and returns the same order as numpy's ``rng.choice(n, n, replace=False,
+    p=w / w.sum())`` (numpy 2.x; a test holds them equal), which pimc used before, so seeded searches
+    play as they did; at a few candidates it is about ten times faster, and it ties the draws to
+    the generator's stream alone, not to how a numpy version implements ``choice``. Each round
+    draws one number per position still unplaced and keeps the new positions they fall on in the
+    cumulative distribution of the weights left.
+    """
+    n = len(weights)
+    total = sum(weights)
+    p = [w / total for w in weights]
+    order: list[int] = []
+    while len(order) < n:
+        draws = rng.random(n - len(order)).tolist()
+        for j in order:
+            p[j] = 0.0
+        cdf = list(accumulate(p))
+        last = cdf[-1]
+        cdf = [c / last for c in cdf]
+        new: list[int] = []
+        for x in draws:
+            j = bisect_right(cdf, x)
+            if j not in new:
+                new.append(j)
+        order += new
+    return order
 
 
 def inferred_voids(info: InfoState) -> tuple[int, ...]:
@@ -93,14 +131,13 @@ def sample_hidden_hands(info: InfoState, rng: np.random.Generator) -> dict[int, 
     others = [s for s in info.seats if s != info.seat]
     known = info.known_held
     hands = {s: mask_of(known.get(s, ())) for s in others}
-    cap = {s: info.hand_sizes[s] - len(known.get(s, ())) for s in others}
+    cap = [info.hand_sizes[s] - len(known.get(s, ())) for s in others]
     pool = list(info.unseen)
-    if sum(cap.values()) != len(pool) or min(cap.values(), default=0) < 0:
-        raise ValueError(
-            f"information state is inconsistent: {len(pool)} unseen cards for hand room {cap}"
-        )
+    if sum(cap) != len(pool) or min(cap, default=0) < 0:
+        room = dict(zip(others, cap))
+        raise ValueError(f"information state is inconsistent: {len(pool)} unseen cards for hand room {room}")
     voids = inferred_voids(info)
-    eligible = [tuple(s for s in others if not voids[s] >> suit & 1) for suit in range(4)]
+    eligible = [sum(1 << i for i, s in enumerate(others) if not voids[s] >> suit & 1) for suit in range(4)]
     count = [0, 0, 0, 0]
     for c in pool:
         count[c // NUM_RANKS] += 1
@@ -109,16 +146,14 @@ def sample_hidden_hands(info: InfoState, rng: np.random.Generator) -> dict[int, 
         c = pool[i]
         suit = c // NUM_RANKS
         count[suit] -= 1
-        cands = [s for s in eligible[suit] if cap[s] > 0]
-        weights = np.array([cap[s] for s in cands], dtype=float)
-        tried = rng.choice(len(cands), size=len(cands), replace=False, p=weights / weights.sum())
-        for j in tried:
-            s = cands[j]
-            cap[s] -= 1
+        cands = [j for j in range(len(others)) if eligible[suit] >> j & 1 and cap[j] > 0]
+        for k in _draw_order([cap[j] for j in cands], rng):
+            j = cands[k]
+            cap[j] -= 1
             if _feasible(count, cap, eligible):
-                hands[s] |= 1 << c
+                hands[others[j]] |= 1 << c
                 break
-            cap[s] += 1
+            cap[j] += 1
         else:  # cannot happen for an information state that came from a real deal
             raise ValueError(f"no seat can hold card {c} consistently with the voids shown")
     return hands
@@ -197,18 +232,6 @@ def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None,
     weights = surprise ** (k - k.min())
     keep = rng.choice(len(drawn), size=n, replace=False, p=weights / weights.sum())
     return [drawn[i][0] for i in keep]
-
-
-def playout_view(deal: Deal, info: InfoState) -> InfoState:
-    """The information state of ``info``'s seat in ``deal``, a world of :func:`world_deal` played on.
-
-    A world deal starts at play with no pass, so its information state lacks the seat's pass; the
-    seat's pass is the same in every world and is taken from ``info``, so that a network playing the
-    seat in a playout reads the observation it would read in the real deal.
-    """
-    view = information_state(deal, info.seat, info.match_scores, info.deals_played)
-    return replace(view, passed=info.passed, received=info.received, received_from=info.received_from,
-                   pass_direction=info.pass_direction, pass_count=info.pass_count)
 
 
 def card_to_play(values: np.ndarray, own: int | None, override_z: float) -> int:
@@ -395,9 +418,11 @@ class PimcAgent:
         """Finish ``deals`` with this seat played by the guide network and the others by the playout policy.
 
         The deals advance together, so that the network answers for every deal where this seat is to
-        act in one batched call; it reads :func:`playout_view`.
+        act in one batched call; it reads the observation it would read in the real deal, the seat's pass
+        taken from ``info`` (world deals start at play, without one): :func:`~bm_env.env.observation.encode_in_world`.
         """
         pos = info.seats.index(info.seat)
+        template = encode(info)
         live = deals
         while live:
             waiting = []
@@ -408,7 +433,7 @@ class PimcAgent:
                     waiting.append(d)
             if not waiting:
                 return
-            observations = np.stack([encode(playout_view(d, info)) for d in waiting])
+            observations = np.stack([encode_in_world(template, d, info.seat) for d in waiting])
             cards = self.guide.act_batch(observations, np.stack([d.legal_mask() for d in waiting]))
             for d, c in zip(waiting, cards):
                 d.step(int(c))

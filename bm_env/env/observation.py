@@ -275,6 +275,78 @@ def encode(info: InfoState) -> np.ndarray:
     return vec
 
 
+#: Feature parts whose cells change with the play in ways :func:`encode_in_world` does not rewrite
+#: (the rule systems pimc refuses: it rebuilds one-deck deals without kitty, charges or boosts).
+_NOT_IN_WORLDS = frozenset({"two_decks", "kitty", "charging", "booster_nines"})
+
+
+@lru_cache(maxsize=None)
+def _play_parts(num_players: int, features: tuple[str, ...]) -> tuple:
+    """Where :func:`encode_in_world` writes: the span of the played and trick-card planes, each
+    relative seat's two planes, and the starts of the other parts that change with the play."""
+    o = offsets(num_players, features)
+    n = num_players
+    planes = slice(o["played_by_seat0"].start, o[f"trick_card_seat{n - 1}"].stop)
+    played = tuple(o[f"played_by_seat{r}"].start for r in range(n))
+    on_trick = tuple(o[f"trick_card_seat{r}"].start for r in range(n))
+    return (o["hand"], planes, played, on_trick, o["trick_leader"], o["led_suit"], o["voids"],
+            o["points_taken"], o["tricks_played"].start, o["hearts_broken"].start)
+
+
+def encode_in_world(template: np.ndarray, deal, seat: int) -> np.ndarray:
+    """The observation of match ``seat`` at its turn in ``deal``, a search's world played on.
+
+    ``template`` is the seat's observation where the search began (:func:`encode` of its
+    information state); the cells that change with the play (hand, cards played, the trick,
+    voids, points taken, tricks played, hearts broken) are rewritten from ``deal``, the rest
+    (the rules, the seat's pass, the match) kept. That is the vector of :func:`encode` of the
+    seat's information state in the world with its pass taken from where the search began
+    (:func:`bm_env.agents.pimc.playout_view`; a test holds them equal), built without an
+    information state: a guided search asks it at every step of every playout, where
+    building the information state took most of the search's time.
+    """
+    rules = deal.rules
+    n = rules.num_players
+    feats = features(rules)
+    if _NOT_IN_WORLDS.intersection(feats):
+        raise ValueError(f"encode_in_world rewrites one-deck play without kitty, charges or boosts; these rules "
+                         f"use {sorted(_NOT_IN_WORLDS.intersection(feats))}")
+    hand_part, planes, played, on_trick, leader_part, led_part, voids_part, points_part, tricks_at, broken_at = \
+        _play_parts(n, feats)
+    seats = deal.seats
+    k = len(seats)
+    rel = [(s - seat) % n for s in seats]  # by deal position
+    vec = template.copy()
+    vec[hand_part] = 0
+    vec[planes] = 0
+    start = hand_part.start
+    for c in deal.hand_cards(seats.index(seat)):
+        vec[start + c] = 1
+    for leader, cards, _ in deal.tricks:
+        for i, c in enumerate(cards):
+            vec[played[rel[(leader + i) % k]] + c] = 1
+    vec[leader_part] = 0
+    vec[led_part] = 0
+    if deal.trick:
+        for i, c in enumerate(deal.trick):
+            r = rel[(deal.leader + i) % k]
+            vec[played[r] + c] = 1
+            vec[on_trick[r] + c] = 1
+        vec[leader_part.start + rel[deal.leader]] = 1
+        vec[led_part.start + deal.led_suit] = 1
+    vec[voids_part] = 0
+    vec[points_part] = 0
+    for i, (voids, points) in enumerate(zip(deal.voids, deal.captured)):
+        r = rel[i]
+        for suit in range(4):
+            if voids >> suit & 1:
+                vec[voids_part.start + 4 * r + suit] = 1
+        _put_number(vec, points_part, r, points)
+    vec[tricks_at] = len(deal.tricks)
+    vec[broken_at] = deal.hearts_broken
+    return vec
+
+
 def _encode_phase_and_pass(vec: np.ndarray, o: dict[str, slice], info: InfoState, rel) -> None:
     """The phase flags and this deal's pass: who receives my cards (index 0: no pass) and how many."""
     me = info.seat
