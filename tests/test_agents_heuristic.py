@@ -262,3 +262,32 @@ def test_playout_benchmark_plays_whole_deals():
     r = playout_rate("heuristic", "black_maria", 3, seconds=0.01)
     # Every black_maria 3p deal is 9 pass picks and 51 cards played.
     assert r["deals"] >= 5 and r["decisions_per_s"] == pytest.approx(60 * r["deals_per_s"])
+
+
+def test_search_benchmark_times_each_searched_decision_of_seat_0_and_leaves_torch_as_it_was():
+    """search_times: one time per play decision of seat 0 with a choice (the heuristic everywhere here, so the
+    count can be had by playing the same boards); a guided search's network runs on one torch thread while
+    timed, and the thread count is restored after."""
+    import torch
+
+    from bm_env.bench.agents import search_times
+    from bm_env.evaluation.boards import make_boards
+    from kit import SHIPPED_AGENT
+
+    rules = make_rules("black_maria")
+    h = HeuristicAgent()
+    choices = 0
+    for board in make_boards(rules, 2, 0):
+        deal = Deal(rules, board.hands, board.dealer, board.pass_direction)
+        while deal.phase != DONE:
+            choices += deal.to_act == 0 and deal.phase == "play" and deal.legal.bit_count() > 1
+            deal.step(h.act(None, deal.legal_mask(), information_state(deal, deal.to_act)))
+    times = search_times("heuristic", deals=2)
+    assert len(times) == choices > 20 and (times >= 0).all()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        assert len(search_times(f"pimc:worlds=2,guide={SHIPPED_AGENT},guide_playouts=true", deals=1)) > 10
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)

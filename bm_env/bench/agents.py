@@ -1,4 +1,4 @@
-"""Benchmark of the rule-based players: decisions per second as a playout policy.
+"""Benchmark of the agents that search: the rule-based players as playouts, and the searches.
 
 The heuristic is the playout policy of ``pimc`` (every searched card plays deals out with
 it), so its cost per decision bounds how much search fits in a second; it must manage at
@@ -6,21 +6,33 @@ least :data:`TARGET_HEURISTIC` decisions/s per core. Each deal is dealt, passed 
 to the end with every seat choosing through :func:`view_from_deal` and :func:`choose` of the
 player's module, as :func:`bm_env.agents.playouts.heuristic_move` does; the engine's own
 cost is included. Rates are per CPU-second of this process (see :mod:`.engine`).
+
+A search's own cost, the time of one searched decision (:func:`search_times`), is what an
+evaluation against ``pimc`` spends nearly all its time on: rows for ``pimc`` at its default
+and for the shipped network's guided search (:data:`SEARCHES`).
 """
 
 from __future__ import annotations
 
 import importlib
 import itertools
+import sys
+import time
 
 import numpy as np
 
+from ..agents import make_agent
 from ..engine.deal import DONE, Deal, deal_cards, pass_direction_for
+from ..engine.infostate import information_state
 from ..engine.rules import make_rules
+from ..env.observation import encode
+from ..evaluation.boards import make_boards
 from .engine import time_deals
 
 TARGET_HEURISTIC = 5_000
 TABLES = (("black_maria", 3), ("american_hearts", 4), ("petrone_black_mariah", 4))
+#: The searches timed, in ``black_maria``: pimc at its default, and the shipped network checked by it.
+SEARCHES = ("pimc", "pimc:guide=checkpoints/black_maria_3p.pt,guide_playouts=true")
 
 
 def playout_rate(module: str, preset: str, num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -44,6 +56,46 @@ def playout_rate(module: str, preset: str, num_players: int, seconds: float, see
     return time_deals(play_deal, seconds, min_deals=5)
 
 
+def search_times(spec: str, preset: str = "black_maria", deals: int = 5, seed: int = 0) -> np.ndarray:
+    """Seconds of CPU time of each searched decision of ``spec`` in seat 0 against heuristic players.
+
+    The deals are board set ``seed``'s first ``deals`` (the same for every spec); seat 0's play
+    decisions with more than one legal card are timed, its passes and the other seats' cards
+    are the heuristic's. One core: the process's CPU time, with a network's torch on one thread
+    as in each worker of an evaluation.
+    """
+    rules = make_rules(preset)
+    searcher, others = make_agent(spec, rules, 0), make_agent("heuristic", rules, 0)
+    torch = sys.modules.get("torch")  # imported by a guided search's network
+    threads = torch.get_num_threads() if torch else 0
+    if torch:
+        torch.set_num_threads(1)
+    try:
+        return _timed_decisions(searcher, others, rules, deals, seed)
+    finally:
+        if torch:
+            torch.set_num_threads(threads)
+
+
+def _timed_decisions(searcher, others, rules, deals: int, seed: int) -> np.ndarray:
+    """:func:`search_times` once the agents are made."""
+    times = []
+    for board in make_boards(rules, deals, seed):
+        deal = Deal(rules, board.hands, board.dealer, board.pass_direction)
+        while deal.phase != DONE:
+            info = information_state(deal, deal.to_act)
+            mask = deal.legal_mask()
+            if deal.to_act == 0 and deal.phase == "play" and mask.sum() > 1:
+                start = time.process_time()
+                observation = encode(info) if searcher.needs_observation else None  # a guided search's network
+                action = searcher.act(observation, mask, info)
+                times.append(time.process_time() - start)
+            else:
+                action = others.act(None, mask, info)
+            deal.step(action)
+    return np.array(times)
+
+
 def run(quick: bool) -> list[dict]:
     """Rows for ``bm-bench``: decisions/s of ``heuristic`` and ``heuristic_v1`` as playouts."""
     seconds = 0.5 if quick else 3.0
@@ -59,4 +111,11 @@ def run(quick: bool) -> list[dict]:
             rows.append({"name": f"{module} playout {preset} {n}p", "value": round(r["decisions_per_s"]),
                          "unit": "decisions/s", "note": note, "deals": r["deals"],
                          "wall": round(r["decisions_per_s"] * r["wall_deals_per_s"] / r["deals_per_s"])})
+    for spec in SEARCHES:
+        t = search_times(spec, deals=1 if quick else 10)
+        rows.append({"name": f"{spec} black_maria 3p", "value": round(1000 * t.mean(), 1), "unit": "ms/decision",
+                     "note": (f"mean of {len(t)} searched decisions (median {1000 * np.median(t):.0f}, p95 "
+                              f"{1000 * np.percentile(t, 95):.0f} ms) in seat 0 against heuristic players, board "
+                              "set 0; one core, CPU time"),
+                     "decisions": len(t)})
     return rows
