@@ -42,6 +42,7 @@ from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_unti
 from .playouts import PLAYOUTS, heuristic_card, playout
 from .thoughts import Thought
 
+
 def _feasible(count: list[int], cap: list[int], eligible: list[int]) -> bool:
     """Hall's condition: the cards left fit the room left, whatever set of seats they are confined to.
 
@@ -70,7 +71,7 @@ def _draw_order(weights: list[int], rng: np.random.Generator) -> list[int]:
     """The positions of ``weights`` in a random order, each next one drawn in proportion to its weight.
 
     Draws the same numbers and returns the same order as numpy's ``rng.choice(n, n, replace=False,
-    p=w / w.sum())`` (numpy 2.x; a test holds them equal), which pimc used before, so seeded searches
+    p=w / w.sum())`` (numpy 1.24 to 2.4; a test holds them equal), which pimc used before, so seeded searches
     play as they did; at a few candidates it is about ten times faster, and it ties the draws to
     the generator's stream alone, not to how a numpy version implements ``choice``. Each round
     draws one number per position still unplaced and keeps the new positions they fall on in the
@@ -123,7 +124,7 @@ def sample_hidden_hands(info: InfoState, rng: np.random.Generator) -> dict[int, 
 
     Cards are placed one at a time in random order, each with a seat drawn in proportion
     to the room it has left, among the seats not void in its suit; a placement that would
-    leave the remaining cards without room (Hall's condition over suits) is not taken, so
+    leave the remaining cards without room (Hall's condition, :func:`_feasible`) is not taken, so
     the draw never dead-ends.
     """
     if info.phase == PASS:
