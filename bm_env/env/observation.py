@@ -299,11 +299,12 @@ def encode_in_world(template: np.ndarray, deal, seat: int) -> np.ndarray:
     ``template`` is the seat's observation where the search began (:func:`encode` of its
     information state); the cells that change with the play (hand, cards played, the trick,
     voids, points taken, tricks played, hearts broken) are rewritten from ``deal``, the rest
-    (the rules, the seat's pass, the match) kept. That is the vector of :func:`encode` of the
-    seat's information state in the world with its pass taken from where the search began
-    (:func:`bm_env.agents.pimc.playout_view`; a test holds them equal), built without an
-    information state: a guided search asks it at every step of every playout, where
-    building the information state took most of the search's time.
+    (the rules, the seat's pass, the match) kept. That is the vector :func:`encode` gives the
+    seat's information state in the world, with the seat's pass, which a world deal (it starts
+    at play) lacks, as it was where the search began: in a world holding the real hands, the
+    real deal's observation (a test holds them equal). It is built without an information
+    state: a guided search (:mod:`bm_env.agents.pimc`, ``guide_playouts``) asks it at every
+    step of every playout, where building the information state took most of the search's time.
     """
     rules = deal.rules
     n = rules.num_players
