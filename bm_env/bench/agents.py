@@ -9,7 +9,7 @@ cost is included. Rates are per CPU-second of this process (see :mod:`.engine`).
 
 A search's own cost, the time of one searched decision (:func:`search_times`), is what an
 evaluation against ``pimc`` spends nearly all its time on: rows for ``pimc`` at its default
-and for the shipped network's guided search (:data:`SEARCHES`).
+and, where the checkout has it, for the shipped network's guided search (:data:`GUIDE`).
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from ..engine.infostate import information_state
 from ..engine.rules import make_rules
 from ..env.observation import encode
 from ..evaluation.boards import make_boards
+from ..agents.shipped import CHECKPOINTS
 from .engine import time_deals
 
 TARGET_HEURISTIC = 5_000
 TABLES = (("black_maria", 3), ("american_hearts", 4), ("petrone_black_mariah", 4))
-#: The searches timed, in ``black_maria``: pimc at its default, and the shipped network checked by it.
-SEARCHES = ("pimc", "pimc:guide=checkpoints/black_maria_3p.pt,guide_playouts=true")
+#: The shipped network the guided search checks (found only in a source checkout).
+GUIDE = CHECKPOINTS / "black_maria_3p.pt"
 
 
 def playout_rate(module: str, preset: str, num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -97,7 +98,8 @@ def _timed_decisions(searcher, others, rules, deals: int, seed: int) -> np.ndarr
 
 
 def run(quick: bool) -> list[dict]:
-    """Rows for ``bm-bench``: decisions/s of ``heuristic`` and ``heuristic_v1`` as playouts."""
+    """Rows for ``bm-bench``: decisions/s of ``heuristic`` and ``heuristic_v1`` as playouts, and the time
+    of a searched decision of ``pimc`` and of the guided search."""
     seconds = 0.5 if quick else 3.0
     playout_rate("heuristic", "black_maria", 3, 0.1)  # warm-up (imports, rule tables)
     rows = []
@@ -111,9 +113,13 @@ def run(quick: bool) -> list[dict]:
             rows.append({"name": f"{module} playout {preset} {n}p", "value": round(r["decisions_per_s"]),
                          "unit": "decisions/s", "note": note, "deals": r["deals"],
                          "wall": round(r["decisions_per_s"] * r["wall_deals_per_s"] / r["deals_per_s"])})
-    for spec in SEARCHES:
+    searches = {"pimc": "pimc"}
+    if GUIDE.is_file():
+        searches["pimc:guide=checkpoints/black_maria_3p.pt,guide_playouts=true"] = \
+            f"pimc:guide={GUIDE},guide_playouts=true"
+    for name, spec in searches.items():
         t = search_times(spec, deals=1 if quick else 10)
-        rows.append({"name": f"{spec} black_maria 3p", "value": round(1000 * t.mean(), 1), "unit": "ms/decision",
+        rows.append({"name": f"{name} black_maria 3p", "value": round(1000 * t.mean(), 1), "unit": "ms/decision",
                      "note": (f"mean of {len(t)} searched decisions (median {1000 * np.median(t):.0f}, p95 "
                               f"{1000 * np.percentile(t, 95):.0f} ms) in seat 0 against heuristic players, board "
                               "set 0; one core, CPU time"),
