@@ -22,12 +22,11 @@ import time
 import numpy as np
 
 from ..agents import make_agent
-from ..engine.deal import DONE, Deal, deal_cards, pass_direction_for
-from ..engine.infostate import information_state
-from ..engine.rules import make_rules
-from ..env.observation import encode
-from ..evaluation.boards import make_boards
 from ..agents.shipped import CHECKPOINTS
+from ..engine.deal import DONE, PLAY, Deal, deal_cards, pass_direction_for
+from ..engine.rules import make_rules
+from ..evaluation.boards import make_boards
+from ..evaluation.play import agent_action
 from .engine import time_deals
 
 TARGET_HEURISTIC = 5_000
@@ -61,8 +60,8 @@ def search_times(spec: str, preset: str = "black_maria", deals: int = 5, seed: i
     """Seconds of CPU time of each searched decision of ``spec`` in seat 0 against heuristic players.
 
     The deals are board set ``seed``'s first ``deals`` (the same for every spec); seat 0's play
-    decisions with more than one legal card are timed, its passes and the other seats' cards
-    are the heuristic's. One core: the process's CPU time, with a network's torch on one thread
+    decisions with more than one legal card are timed (the seat's view built, then the choice),
+    its passes and the other seats' cards are the heuristic's. One core: the process's CPU time, with a network's torch on one thread
     as in each worker of an evaluation.
     """
     rules = make_rules(preset)
@@ -79,20 +78,18 @@ def search_times(spec: str, preset: str = "black_maria", deals: int = 5, seed: i
 
 
 def _timed_decisions(searcher, others, rules, deals: int, seed: int) -> np.ndarray:
-    """:func:`search_times` once the agents are made."""
+    """:func:`search_times` once the agents are made; each decision asked as an evaluation asks it
+    (:func:`~bm_env.evaluation.play.agent_action`: the seat's view built, then the agent's choice)."""
     times = []
     for board in make_boards(rules, deals, seed):
-        deal = Deal(rules, board.hands, board.dealer, board.pass_direction)
+        deal = Deal(rules, board.hands, board.dealer, board.pass_direction, kitty=board.kitty)
         while deal.phase != DONE:
-            info = information_state(deal, deal.to_act)
-            mask = deal.legal_mask()
-            if deal.to_act == 0 and deal.phase == "play" and mask.sum() > 1:
+            if deal.to_act == 0 and deal.phase == PLAY and deal.legal.bit_count() > 1:
                 start = time.process_time()
-                observation = encode(info) if searcher.needs_observation else None  # a guided search's network
-                action = searcher.act(observation, mask, info)
+                action = agent_action(searcher, deal)
                 times.append(time.process_time() - start)
             else:
-                action = others.act(None, mask, info)
+                action = agent_action(others, deal)
             deal.step(action)
     return np.array(times)
 
