@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from bm_env import make_rules
-from bm_env.agents import heuristic, heuristic_v1
+from bm_env.agents import CheckpointError, heuristic, heuristic_v1
 from bm_env.agents.checkpoint import PolicyNet, masked_logits
 from bm_env.config import ConfigError
 from bm_env.engine.deal import Deal, deal_hands, pass_direction_for
@@ -170,6 +170,29 @@ def test_a_run_started_from_another_takes_its_networks_and_pool(tmp_path):
         Trainer(tiny(init_from=str(tmp_path / "a"), hidden=[48]), str(tmp_path / "c"), quiet=True, log=logs.append)
     with pytest.raises(TrainingStateError, match="other rules"):
         Trainer(tiny(init_from=str(tmp_path / "a"), preset="spot_hearts"), str(tmp_path / "d"), quiet=True)
+
+
+def test_a_run_started_from_a_play_checkpoint_takes_its_policy_alone(tmp_path):
+    """init_from: policy:PATH loads the play checkpoint's policy; critic, optimiser and pool start as a fresh run's."""
+    first = Trainer(tiny(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True)
+    first.run()
+    fresh = Trainer(tiny(seed=1), str(tmp_path / "fresh"), quiet=True)
+    logs = []
+    second = Trainer(tiny(seed=1, total_decisions=DECISIONS_PER_UPDATE, init_from=f"policy:{tmp_path / 'a' / 'latest.pt'}"),
+                     str(tmp_path / "b"), quiet=True, log=logs.append)
+    assert all(torch.equal(a, b) for a, b in zip(second.actor.state_dict().values(), first.actor.state_dict().values()))
+    assert all(torch.equal(a, b) for a, b in zip(second.critic.state_dict().values(), fresh.critic.state_dict().values()))
+    assert not any(torch.equal(a, b) for a, b in zip(second.critic.state_dict().values(), first.critic.state_dict().values())
+                   if a.dim() == 2)
+    assert second.pool == [] and second.optimizer.state_dict()["state"] == {}
+    assert "starting from the policy of" in logs[0]
+    assert second.run().decisions == DECISIONS_PER_UPDATE
+    with pytest.raises(TrainingStateError, match=r"does not fit this config's policy network: its widths are \[32\], key 'hidden' is \[48\]"):
+        Trainer(tiny(init_from=f"policy:{tmp_path / 'a' / 'latest.pt'}", hidden=[48]), str(tmp_path / "c"), quiet=True)
+    with pytest.raises(CheckpointError, match="init_from: checkpoint .* was made for other rules"):
+        Trainer(tiny(init_from=f"policy:{tmp_path / 'a' / 'latest.pt'}", preset="spot_hearts"), str(tmp_path / "d"), quiet=True)
+    with pytest.raises(CheckpointError, match="init_from: checkpoint .*nowhere.pt' does not exist"):
+        Trainer(tiny(init_from=f"policy:{tmp_path / 'nowhere.pt'}"), str(tmp_path / "e"), quiet=True)
 
 
 def test_random_players_sit_at_the_extension_rules_games(tmp_path):

@@ -41,7 +41,7 @@ class TrainConfig:
     snapshot_every: int = 25  # updates between snapshots added to the pool
     rule_opponent: str | dict | None = None  # heuristic, heuristic_v1 or random, or a mapping of them to their shares of the rule deals (training.rule_opponent)
     rule_share: float = 0.0  # share of deals in which a rule_opponent player plays every seat but one (the pool's deals are others)
-    init_from: str | None = None  # a run folder: start from its newest state's networks, optimiser and pool (a new stage)
+    init_from: str | None = None  # a run folder: start from its newest state's networks, optimiser and pool (a new stage); policy:PATH: from a play checkpoint's policy (critic, optimiser, pool fresh)
 
     # --- networks
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # policy MLP widths (also the play checkpoint's)

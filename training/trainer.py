@@ -32,7 +32,7 @@ import numpy as np
 import torch
 import yaml
 
-from bm_env.agents.checkpoint import PolicyNet, load_checkpoint, save_checkpoint
+from bm_env.agents.checkpoint import CheckpointError, PolicyNet, load_checkpoint, save_checkpoint
 from bm_env.config import ConfigError
 from bm_env.env import observation
 from bm_env.vector import check_supported
@@ -153,13 +153,19 @@ class Trainer:
 
     # ------------------------------------------------------------------ state
 
-    def _start_from(self, run_dir: str) -> None:
+    def _start_from(self, source: str) -> None:
         """Networks, optimiser and pool of another run's newest state: this run is its next stage.
 
         Counters, generators and games start afresh, and the optimiser takes this config's
         learning rate; the earlier stage's decisions and time are logged, and a model card adds them.
+        A play checkpoint (``policy:PATH``) holds the policy alone: the critic, optimiser and pool
+        start fresh, so that a shipped agent can be trained on (or probed by a best response
+        that starts from it) without its training state.
         """
-        path = latest_state(run_dir)
+        if source.startswith("policy:"):
+            self._start_from_policy(source.split(":", 1)[1])
+            return
+        path = latest_state(source)
         data = load_state(path)
         if data.get("rules") != self.rules.to_dict():
             raise TrainingStateError(f"init_from: training state {path!r} was trained on other rules than this config's")
@@ -172,6 +178,17 @@ class Trainer:
             group["lr"] = self.config.lr
         self.log(f"bm-train: starting from {path} ({int(data['decisions']):,} decisions, "
                  f"{float(data['seconds']) / 60:.1f} min of training)")
+
+    def _start_from_policy(self, path: str) -> None:
+        try:
+            net, _ = load_checkpoint(path, self.rules)  # refuses other rules or layouts, naming them
+        except CheckpointError as e:
+            raise CheckpointError(f"init_from: {e}") from None
+        if net.arch["hidden"] != list(self.config.hidden):
+            raise TrainingStateError(f"init_from: policy {path!r} does not fit this config's policy network: its widths "
+                                     f"are {net.arch['hidden']}, key 'hidden' is {self.config.hidden}")
+        self.actor.load_state_dict(net.state_dict())
+        self.log(f"bm-train: starting from the policy of {path} (critic, optimiser and pool fresh)")
 
     def _load_learned(self, data: dict) -> None:
         """What a training state has learned: the networks, the optimiser and the snapshot pool
