@@ -98,7 +98,9 @@ def stage_line(i: int, s: dict, auto_precision: str) -> str:
     if c.get("rule_opponent"):
         parts = [f"`{name}` in {share * c['rule_share']:.0%}" for name, share in rule_mix(c["rule_opponent"]).items()]
         extra.append((", ".join(parts[:-1]) + " and " if len(parts) > 1 else "") + parts[-1] + " of the deals")
-    if c.get("init_from"):
+    if str(c.get("init_from") or "").startswith("policy:"):
+        extra.append(f"started from the policy of `{c['init_from'].split(':', 1)[1]}` (critic and optimiser fresh)")
+    elif c.get("init_from"):
         extra.append(f"started from stage {i - 1}'s newest training state")
     return (
         f"- Stage {i}: [`configs/{name}.yaml`](../configs/{name}.yaml): "
