@@ -132,3 +132,20 @@ def test_a_kitty_can_be_given_at_reset():
     assert e.unwrapped.match.deal.kitty == tuple(kitty)
     with pytest.raises(ValueError, match="the kitty must hold the 1 cards left over, got 0"):
         e.reset(seed=0, options={"hands": hands, "dealer": 0})
+
+
+@pytest.mark.parametrize("preset,players", [("american_hearts", 3), ("black_maria", 3)])
+def test_a_kitty_without_hands_is_refused_not_ignored(preset, players):
+    # a deal dealt at random deals its own kitty: a given one would be dropped unnoticed
+    rules = make_rules(preset, players, kitty="first_trick") if preset == "american_hearts" else make_rules(preset)
+    e = make_env(rules=rules)
+    with pytest.raises(ValueError, match=r"options\['kitty'\] goes with options\['hands'\]"):
+        e.reset(seed=0, options={"kitty": ["QS"]})
+
+
+def test_a_kitty_where_the_rules_have_none_is_refused():
+    rules = make_rules("black_maria")
+    hands, _ = fill_hands(rules, {}, 3)
+    e = make_env(rules=rules)
+    with pytest.raises(ValueError, match="kitty"):
+        e.reset(seed=0, options={"hands": hands, "dealer": 0, "kitty": ["QS"]})

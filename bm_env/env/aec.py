@@ -262,6 +262,8 @@ class BlackMariaEnv(AECEnv):
             raise ValueError(
                 f"options['pass_direction']={direction!r} is not allowed; allowed: {list(self.rules.pass_cycle)}"
             )
+        if "kitty" in options and hands is None:
+            raise ValueError("options['kitty'] goes with options['hands']: a deal dealt at random deals its own kitty")
         kitty = options.get("kitty", ())
         if isinstance(kitty, str):
             kitty = kitty.split()
