@@ -38,6 +38,8 @@ def refused(tool, argv, capsys):
     ("bm-eval", ["--matches", "-1"] + AGENTS, "argument --matches: must be a whole number of at least 0"),
     ("bm-eval", ["--boards", "many"] + AGENTS, "argument --boards: expected a whole number, got 'many'"),
     ("bm-eval", ["--boards", "2000", "--out", "/proc/foo"] + AGENTS, "argument --out: cannot write /proc/foo: /proc"),
+    ("bm-eval", ["--boards", "2000", "--record-games", "/proc/foo"] + AGENTS,
+     "argument --record-games: cannot write /proc/foo: /proc"),
     ("bm-play", ["--seed", "-5"], "argument --seed: must be a whole number of at least 0, got '-5'"),
     ("bm-demo", ["--boards", "-1"], "argument --boards: must be a whole number of at least 0, got '-1'"),
     ("bm-demo", ["--seed", "-1"], "argument --seed: must be a whole number of at least 0"),
@@ -62,11 +64,15 @@ def test_config_file_values_are_checked_like_the_command_line(tmp_path, capsys):
     assert "boards: must be a whole number of at least 1, got -5" in refused("bm-eval", ["--config", str(path)], capsys)
     path.write_text("agents: [random, random, random]\nout: /proc/foo\n")
     assert "cannot write /proc/foo" in refused("bm-eval", ["--config", str(path)], capsys)
+    path.write_text("agents: [random, random, random]\nrecord_games: /proc/foo\n")
+    assert "record-games: cannot write /proc/foo" in refused("bm-eval", ["--config", str(path)], capsys)
 
 
-def test_a_league_of_one_is_refused_before_any_game(capsys):
-    assert evaluate.main(["--league", "random", "random", "--boards", "1"]) == 2
-    assert "--league needs at least two different agent specs to compare" in capsys.readouterr().err
+@pytest.mark.parametrize("pool", [["random"], ["random", "random"], ["random", "random", "heuristic"]])
+def test_a_league_of_one_or_with_a_repeat_is_refused_before_any_game(pool, capsys):
+    assert evaluate.main(["--league", *pool, "--boards", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--league needs at least two agent specs, none repeated" in err and err.count("\n") == 1
 
 
 def test_a_bad_demo_agent_is_refused_before_the_demo_deal(capsys):

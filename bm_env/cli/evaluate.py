@@ -89,8 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_dir, default=None,
                    help="folder for evaluation.md/.json/.png (checked for writing before the evaluation starts)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--record-games", default=None, metavar="DIR",
-                   help="record the games of the boards with the largest swings (JSON and HTML replay) here")
+    p.add_argument("--record-games", type=output_dir, default=None, metavar="DIR",
+                   help="record the games of the boards with the largest swings (JSON and HTML replay) here "
+                        "(checked for writing before the evaluation starts)")
     p.add_argument("--record-max", type=positive_int, default=6, metavar="N",
                    help="record at most N games with --record-games (a board's rotations in turn); default 6")
     add_version(p)
@@ -99,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Settings a config file may give, checked as their command-line options are.
 CHECKS = {"players": positive_int, "boards": positive_int, "seed": non_negative_int, "matches": non_negative_int,
-          "workers": positive_int, "out": output_dir, "record_max": positive_int}
+          "workers": positive_int, "out": output_dir, "record_games": output_dir, "record_max": positive_int}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,9 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.record_games and not args.agents:
         print("bm-eval: --record-games records the games of an --agents seating; a --league has none", file=sys.stderr)
         return 2
-    if args.league and len(set(args.league)) < 2:
-        print(f"bm-eval: --league needs at least two different agent specs to compare, got {args.league}",
-              file=sys.stderr)
+    if args.league and (len(args.league) < 2 or len(set(args.league)) != len(args.league)):
+        print(f"bm-eval: --league needs at least two agent specs, none repeated (a '#tag' tells two of one kind "
+              f"apart), got {args.league}", file=sys.stderr)
         return 2
     try:
         rules = make_rules(args.preset, args.players, **overrides)
