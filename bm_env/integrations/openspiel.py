@@ -3,7 +3,7 @@
 OpenSpiel's C++ ``hearts`` (``pyspiel.load_game("hearts")`` with its default parameters)
 plays the rules of the ``openspiel_hearts`` preset (docs/rules.md), so an agent trained on
 that preset, such as ``checkpoints/openspiel_hearts_4p.pt``, can sit at OpenSpiel's table
-against OpenSpiel's own bots (uniform random, IS-MCTS...) and be scored by OpenSpiel.
+against OpenSpiel's own bots (uniform random, MCTS) and be scored by OpenSpiel.
 
 How a position is read: :func:`deal_from_openspiel` replays an OpenSpiel state's history
 (the pass direction, the 52 cards dealt, the passes, the cards played) into this package's

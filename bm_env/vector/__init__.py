@@ -3,8 +3,8 @@
 :class:`VectorEngine` gives, for the acting player of every game, the observation and
 mask of :mod:`bm_env.env.observation` (the environment's layout), and refuses at
 construction any rules option it does not play (:func:`check_supported`). Rules with
-the extension options (charging, boosts, kitties, scatter and optional passes, the moon
-choice and the sun, teams, two decks) get its subclass
+the extension options (charging, boosts, the 10♣ multiplier, kitties, scatter and optional
+passes, the moon choice and the sun, ``queen_when_safe``, teams, two decks) get its subclass
 :class:`~bm_env.vector.extended.ExtendedEngine` from the same constructor, with the extra
 decision ids in the masks.
 """
