@@ -14,6 +14,7 @@ import pytest
 from bm_env.engine.cards import parse_card
 from bm_env.engine.deal import PLAY, Deal, IllegalActionError, deal_hands
 from bm_env.engine.rules import RulesError, make_rules
+from bm_env.engine.scoring import shooter_would_lead
 
 import kit
 
@@ -211,6 +212,31 @@ def test_black_maria_moon_options(moon, totals_before, deals_before, expected):
     assert kit.play_tricks(deal, DIRTY_TRICKS) == [0] * 17
     assert deal.penalty_taken == (43, 0, 0)
     assert deal.scores == expected
+
+
+@pytest.mark.parametrize("totals_before, expected", [
+    # Where the highest total wins, the shooter wins with the highest. Last deal, 10/50/80:
+    # +43 to the others gives 10/93/123, P2 ahead of the shooter, so the shooter takes -43.
+    ((10, 50, 80), (-43, 0, 0)),
+    # 200/50/80: after +43, 200/93/123, the shooter still ahead: +43 to the others.
+    ((200, 50, 80), (0, 43, 43)),
+])
+def test_moon_unless_win_reads_the_best_total_where_the_highest_wins(totals_before, expected):
+    rules = make_rules("black_maria", moon="others_plus_unless_win", lower_wins=False)
+    deal = kit.new_deal(rules, MOON_HANDS, dealer=2, totals_before=totals_before, deals_before=8)
+    kit.play_tricks(deal, DIRTY_TRICKS)
+    assert deal.scores == expected
+
+
+@pytest.mark.parametrize("totals, shooter, leads", [
+    # Individual scores, team totals deciding (seats 0+2 against 1+3): 30+60 = 90 < 40+70 = 110.
+    ((30, 40, 60, 70), 2, True),
+    ((30, 40, 60, 70), 1, False),   # P1 has the second-lowest total, but its team is behind
+    ((30, 40, 60, 50), 3, True),    # a tie of the teams (90 each) counts as leading
+])
+def test_the_shooter_leads_by_its_team_total_under_individual_team_scoring(totals, shooter, leads):
+    rules = make_rules("partnership_hearts", teams="individual", moon="others_plus_unless_win")
+    assert shooter_would_lead(rules, totals, shooter) is leads
 
 
 @pytest.mark.parametrize("moon, expected", [

@@ -51,6 +51,17 @@ def test_first_leads_of_the_lowest_club_and_any_club():
     assert ": the first lead must be a club;" in refused(deal, "3D")
 
 
+def test_any_club_first_lead_with_clubs_that_score():
+    # P0 leads holding 2C and TC; with TC worth 5 and no points on the first trick, only 2C may lead.
+    rules = make_rules("american_hearts", first_lead="lowest_club_any_club", first_trick_no_points=True,
+                       card_values={"QS": 13, "TC": 5})
+    deal = Deal(rules, [cards(h) for h in FOUR_HANDS], 3, "hold")
+    assert deal.to_act == 0 and deal.legal_actions() == [parse_card("2C")]
+    assert ": no points may be played on the first trick while you can play a card without points;" \
+        in refused(deal, "TC")
+    assert ": the first lead must be a club;" in refused(deal, "3D")
+
+
 def test_no_points_on_the_first_trick():
     hands = [
         "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",

@@ -45,6 +45,11 @@ OPTION_VARIANTS = {
     "shooter_minus": dict(preset="slippery_anne", moon="shooter_minus"),
     "queen_only_hearts_lead": dict(preset="american_hearts", lead_hearts_with_queen_only=True, queen_breaks_hearts=True),
     "any_club_first_lead": dict(preset="american_hearts", first_lead="lowest_club_any_club", first_trick_no_points=True),
+    # clubs that score: the first lead, any club, must then be one of no value where the leader holds one
+    "any_club_first_lead_scoring_clubs": dict(preset="american_hearts", first_lead="lowest_club_any_club",
+                                              first_trick_no_points=True, card_values={"QS": 13, "KC": 5, "9C": 2}),
+    "moon_unless_win_highest_wins": dict(preset="slippery_anne", moon="others_plus_unless_win", lower_wins=False,
+                                         match_deals=1),
     "eldest_any_no_points": dict(preset="black_maria", first_lead="eldest_any", first_trick_no_points=True),
     "hearts_trumps_3p": dict(preset="black_maria", trumps="hearts", lower_wins=False),
     "random_pass_order": dict(preset="black_maria", pass_order="random", pass_cycle=("left", "right", "hold")),

@@ -604,7 +604,7 @@ class Deal:
                 low = self.deck & _CLUB_MASK
                 return low & -low
             if lead == "lowest_club_any_club":
-                legal = hand & _CLUB_MASK
+                legal = self._first_trick_rule(hand & _CLUB_MASK)  # a club of no value, where clubs score
             else:
                 if lead == "eldest_non_heart":
                     legal = hand & ~_HEART_MASK or hand

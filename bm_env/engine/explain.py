@@ -65,7 +65,7 @@ def _play_reason(deal, p: int, hand: int, c: int, name: Callable[[int], str]) ->
         if first_trick and rules.first_lead == "lowest_club":
             low = deal.deck & _CLUBS
             return f"the first lead must be the lowest club in the deck, {name((low & -low).bit_length() - 1)}"
-        if first_trick and rules.first_lead == "lowest_club_any_club" and hand & _CLUBS:
+        if first_trick and rules.first_lead == "lowest_club_any_club" and suit != CLUBS:
             return "the first lead must be a club"
         if first_trick and rules.first_lead == "eldest_non_heart" and suit == HEARTS and hand & ~_HEARTS:
             return "the first lead may not be a heart"

@@ -30,6 +30,17 @@ def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> b
     return max(totals) > rules.match_threshold  # threshold_passed
 
 
+def shooter_would_lead(rules: Rules, totals: Sequence[int], shooter: int) -> bool:
+    """Whether ``shooter`` holds the best total (alone or tied) in ``totals``: the lowest, or the
+    highest where the highest wins; with teams, its partnership's total (summed under individual
+    scores, shared under joint ones) as the match's winner is decided (:class:`~bm_env.engine.match.Match`)."""
+    better = min if rules.lower_wins else max
+    if rules.teams == "individual" and len(totals) == 4:
+        team = (totals[0] + totals[2], totals[1] + totals[3])
+        return team[shooter % 2] == better(team)
+    return totals[shooter] == better(totals)
+
+
 def _units(rules: Rules, n: int) -> list[tuple[int, ...]]:
     """Positions of each scoring unit: one per player, or the two partnerships (0, 2) and (1, 3)."""
     if rules.teams == "joint" and n == 4:
@@ -139,7 +150,7 @@ def _moon_unit_scores(
     # others_plus_unless_win: adding to the others must not end the match with one of them winning.
     unit_of = {p: i for i, u in enumerate(units) for p in u}
     after = [totals_before[p] + plus[unit_of[p]] for p in range(len(totals_before))]
-    if match_would_end(rules, after, deals_before + 1) and after[shooter] != min(after):
+    if match_would_end(rules, after, deals_before + 1) and not shooter_would_lead(rules, after, shooter):
         return minus
     return plus
 

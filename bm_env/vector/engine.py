@@ -571,8 +571,8 @@ class VectorEngine:
             play_legal = self._lead_legal(hand, self.tricks == 0)
         if self.rules.first_trick_no_points:
             first = self.tricks == 0
-            # A first lead that names the card or the suit (lowest club) is exempt, as in the reference.
-            restricted = first & following if self.rules.first_lead.startswith("lowest_club") else first
+            # A first lead that names its card (the lowest club) is exempt, as in the reference.
+            restricted = first & following if self.rules.first_lead == "lowest_club" else first
             clean = play_legal & ~self.penalty_mask
             play_legal = np.where(restricted & (clean != 0), clean, play_legal)
         return play_legal

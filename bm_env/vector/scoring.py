@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.rules import Rules, partner_of
-from ..engine.scoring import match_would_end
+from ..engine.scoring import match_would_end, shooter_would_lead
 from ..env.rewards import REWARD_MODES, deal_scale
 
 
@@ -50,7 +50,7 @@ def _moon(rules: Rules, scores: np.ndarray, penalty_taken: np.ndarray, shooters:
     for g in np.flatnonzero(shooters.any(axis=0)):
         after = [int(x) for x in plus[:, g]]
         s = int(np.argmax(shooters[:, g]))
-        if match_would_end(rules, after, 1) and after[s] != min(after):
+        if match_would_end(rules, after, 1) and not shooter_would_lead(rules, after, s):
             chosen[:, g] = minus[:, g]
     return chosen
 
