@@ -184,6 +184,7 @@ def test_rules_round_trip_through_dict_and_json(name, n):
      r"pass_cycle has 'across' but 3 players have nobody across; across needs an even player count"),
     (lambda: make_rules("american_hearts", 5, pass_cycle=("across",)), r"3 players|5 players have nobody across"),
     (lambda: make_rules("black_maria", pass_cycle=["up"]), r"unknown pass direction 'up'; allowed: left, right, across, hold"),
+    (lambda: make_rules("black_maria", pass_cycle=["left1"]), r"unknown pass direction 'left1'; allowed: .*left2\.\.left9"),
     (lambda: make_rules("black_maria", pass_cycle=["left3"]),
      r"pass direction 'left3' needs more than 3 players; with 3 players k is at most 2"),
     (lambda: make_rules("black_maria", pass_cycle=[]), r"pass_cycle must name at least one direction"),

@@ -143,7 +143,7 @@ PASS_CYCLES: dict[str, tuple[str, ...]] = {
     "five_second": ("left", "right", "left2", "right2", "hold"),
     "five_alternating": ("left", "right", "left2", "hold", "left", "right", "right2", "hold"),
 }
-_DIRECTION_RE = re.compile(r"^(left|right)([1-9]?)$")
+_DIRECTION_RE = re.compile(r"^(left|right)([2-9]?)$")  # "left1" is spelt "left"
 DIRECTION_FORMS = (
     "left, right, across, hold, scatter (one card to each other player), "
     "or left2..left9 / right2..right9 (the k-th player to that side)"
