@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job of the README: set up .venv (scripts/setup_env.sh) and train a Black Maria agent
 # with configs/train_quick.yaml (under 10 minutes on 2 cores), ending with its evaluation table
-# against random and heuristic players and the TensorBoard path. Extra arguments go to bm-train,
+# against random and heuristic_v1 players and the TensorBoard path. Extra arguments go to bm-train,
 # e.g. `scripts/train.sh --config configs/black_maria_3p.yaml` for the shipped agent's run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -147,6 +147,15 @@ def test_resume_may_change_the_budget_but_not_what_is_learned(tmp_path):
         Trainer.resume(str(tmp_path), ray_address="local")
 
 
+@pytest.mark.parametrize("extra", [["--device", "cpu"], ["--run-dir", "elsewhere"], ["--config", "configs/train_quick.yaml"]])
+def test_resume_refuses_what_would_change_the_run_in_one_line(extra, tmp_path, capsys):
+    from training.cli import main
+
+    assert main(["--resume", str(tmp_path), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "do not give --config, --best-response, --run-dir or --device with it" in err
+
+
 def test_the_ray_backend_is_optional_and_its_errors_say_what_to_do(tmp_path, monkeypatch, capsys):
     from training.cli import main
 
@@ -186,8 +195,20 @@ def test_config_errors_name_the_key(tmp_path):
         tiny_config(rules={"moon": "sideways"}).make_rules()
     with pytest.raises(ConfigError, match="'frozen_opponent' must be an agent spec 'policy:PATH'"):
         tiny_config(frozen_opponent="heuristic")
+    with pytest.raises(ConfigError, match="key 'eval_boards' must be at least 1 while 'eval_every' is 5"):
+        tiny_config(eval_every=5, eval_boards=0)
+    tiny_config(eval_every=0, eval_boards=0)  # no evaluations: no boards needed
     out = subprocess.run(_bm_train("--config", str(bad)), capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "learning_rate" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("opponent, message", [
+    ("heuristc", "unknown agent 'heuristc'"),
+    ("pimc:worlds=0", "worlds"),
+])
+def test_a_bad_eval_opponent_is_refused_before_training(opponent, message, tmp_path):
+    with pytest.raises(ConfigError, match=rf"key 'eval_opponent': .*{message}"):
+        Trainer(tiny_config(eval_every=1, eval_opponent=opponent), str(tmp_path), quiet=True)
 
 
 def test_rules_the_vector_engine_does_not_play_are_refused_by_name():

@@ -41,13 +41,13 @@ from .state import TrainingStateError
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="bm-train", description=__doc__.split("\n\n")[0],
                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
-    p.add_argument("--config", metavar="FILE", help="YAML config (configs/train_*.yaml); defaults where absent")
+    p.add_argument("--config", metavar="FILE", help="YAML config (configs/*.yaml, e.g. configs/train_quick.yaml); defaults where absent")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override one config key (repeatable), e.g. --set lr=1e-4")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest training state")
     p.add_argument("--run-dir", metavar="DIR", type=output_dir,
                    help="folder of a new run (default runs/<config name>-<date>-<time>)")
-    p.add_argument("--device", choices=["cpu", "cuda"], help="where the networks run (default: the config's)")
+    p.add_argument("--device", choices=["cpu", "cuda"], help="where the networks run (default: the config's; a resumed run keeps its own)")
     p.add_argument("--best-response", metavar="SPEC", help="train against this frozen policy:PATH in every other seat")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="collect rollouts on Ray actors: 'local' (a cluster started here), 'auto' (the running "
@@ -63,12 +63,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.resume:
-            if args.config or args.best_response or args.run_dir:
-                raise ConfigError("--resume continues a run with its own config; "
-                                  "do not give --config, --best-response or --run-dir with it")
+            if args.config or args.best_response or args.run_dir or args.device:
+                raise ConfigError("--resume continues a run with its own config, on the device it was made on; "
+                                  "do not give --config, --best-response, --run-dir or --device with it")
             overrides = parse_overrides(args.set)
-            if args.device:
-                overrides["device"] = args.device
             trainer = Trainer.resume(args.resume, overrides, args.quiet, ray_address=args.ray)
         else:
             extra = list(args.set)

@@ -1,6 +1,6 @@
 """The typed config of a training run: every field, its type, its default and what it does.
 
-A YAML file (``configs/train_*.yaml``) holds any subset of these keys; ``--set key=value``
+A YAML file (``configs/*.yaml``, e.g. ``configs/train_quick.yaml``) holds any subset of these keys; ``--set key=value``
 on the command line overrides single keys (the value read as YAML, so ``--set lr=1e-4``
 and ``--set hidden=[512,256]`` work). Unknown keys, wrong types and values out of range
 are refused with the key named (:class:`~bm_env.config.ConfigError`), through the same
@@ -110,6 +110,9 @@ class TrainConfig:
         if not self.frozen_opponent and self.rule_share + self.pool_share > 1:
             raise ConfigError(f"{source}: keys 'rule_share' and 'pool_share' divide the deals between them: together "
                               f"at most 1, got {self.rule_share} + {self.pool_share}")
+        if self.eval_every > 0 and self.eval_boards < 1:
+            raise ConfigError(f"{source}: key 'eval_boards' must be at least 1 while 'eval_every' is "
+                              f"{self.eval_every} (0 turns the evaluations off), got {self.eval_boards}")
         if self.max_minutes is not None and self.max_minutes <= 0:
             raise ConfigError(f"{source}: key 'max_minutes' must be positive or null, got {self.max_minutes}")
         if self.target_kl is not None and self.target_kl <= 0:

@@ -32,6 +32,7 @@ import numpy as np
 import torch
 import yaml
 
+from bm_env.agents import AgentSpecError, make_agent
 from bm_env.agents.checkpoint import CheckpointError, PolicyNet, load_checkpoint, save_checkpoint
 from bm_env.config import ConfigError
 from bm_env.env import observation
@@ -101,6 +102,11 @@ class Trainer:
         self.log = log
         self.rules = config.make_rules()
         check_supported(self.rules)
+        if config.eval_every or config.final_eval_boards:
+            try:  # refused now, with its reason, rather than at the first evaluation
+                make_agent(config.eval_opponent, self.rules, 0)
+            except AgentSpecError as e:
+                raise ConfigError(f"key 'eval_opponent': {e}") from None
         if config.device == "cuda" and not torch.cuda.is_available():
             raise ConfigError("device 'cuda' was asked for, but torch sees no CUDA device; use --device cpu")
         self.device = torch.device(config.device)
