@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from bm_env.engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
+from bm_env.engine.actions import CHARGE_CARD, CHARGEABLE, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
 from bm_env.engine.cards import NUM_CARDS, SUIT_MASKS, card_pretty, card_str, cards_of, mask_of, parse_card, rank_of, suit_of
 from bm_env.engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
 from bm_env.engine.infostate import information_state
@@ -438,12 +438,16 @@ def swap_unseen(rules, deal, hands, rng):
     legal; so whatever seat 0 is shown must be identical in both, while seats 1 and 2 see the
     difference (which keeps such a test from passing vacuously).
 
+    Under charging the chargeable cards stay put: a charge names its card.
+
     Returns ``(x, y, swapped hands)`` for ``deal`` (in play, dealt ``hands``), or None when it
     is not in play or seats 1 and 2 hold no such pair.
     """
     if deal.phase == PASS or deal.is_over:
         return None
     keep = cards_of(deal.deck & SUIT_MASKS[0])[:1]  # the lowest club may have to lead
+    if rules.charging:  # a charge names its card: the same charges would not replay after a swap
+        keep += list(CHARGEABLE)
     held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in keep]
     held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in keep]
     values = rules.card_values

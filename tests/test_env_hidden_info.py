@@ -40,7 +40,8 @@ def _random_actions(kwargs, hands, dealer, count, rng):
     return actions, e
 
 
-@pytest.mark.parametrize("preset,n", [("black_maria", 3), ("black_maria", 4), ("american_hearts", 4), ("omnibus", 5)])
+@pytest.mark.parametrize("preset,n", [("black_maria", 3), ("black_maria", 4), ("american_hearts", 4), ("omnibus", 5),
+                                      ("turbo_hearts", 4), ("booster_nines", 4), ("partnership_hearts", 4)])
 def test_observer_cannot_tell_apart_deals_differing_in_others_unplayed_cards(preset, n):
     """Swap two unplayed cards between seats 1 and 2 (same suit, same value, both dealt to them and
     never passed): every legal move stays legal, so the same actions replay, and seat 0 must see
