@@ -291,3 +291,24 @@ def test_search_benchmark_times_each_searched_decision_of_seat_0_and_leaves_torc
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("lower_wins, scores, choice", [
+    # 43 to each other player: 10 against 63 and 83, the shooter stays alone in the lead: add.
+    (True, (10, 20, 40), "add"),
+    # 70 against 63 and 83: adding would leave the shooter behind: subtract.
+    (True, (70, 20, 40), "subtract"),
+    # Where the highest total wins, adding helps only a shooter who stays highest: 200 against 63 and 83;
+    # 10 against 63 and 83 (the rule before this fix added here: 10 is the lowest).
+    (False, (200, 20, 40), "add"),
+    (False, (10, 20, 40), "subtract"),
+])
+def test_the_moon_shooter_adds_to_the_others_only_when_it_keeps_the_lead(lower_wins, scores, choice):
+    from types import SimpleNamespace
+
+    from bm_env.agents.heuristic import moon_choice
+    from bm_env.engine.actions import MOON_ADD, MOON_SUBTRACT
+
+    rules = make_rules("black_maria", moon="shooter_choice", lower_wins=lower_wins)
+    info = SimpleNamespace(rules=rules, match_scores=scores, seat=0, seats=(0, 1, 2), partner=None)
+    assert moon_choice(info) == {"add": MOON_ADD, "subtract": MOON_SUBTRACT}[choice]

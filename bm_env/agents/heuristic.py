@@ -24,7 +24,8 @@ comes from (the tips of the British rules, Pagat):
   every penalty point so far (a team slam costs 26);
 * the decisions of the extension rule systems: it never charges (Turbo Hearts) and never
   passes on unseen; it discards after taking a kitty as it would pass; as a moon shooter
-  it adds to the others when that leaves it the lowest total, else subtracts.
+  it adds to the others when that leaves it alone with the best total (the lowest, or the
+  highest where the highest wins), else subtracts.
 
 How it differs from :mod:`.heuristic_v1`, and why: each change was kept because it won on
 the duplicate boards (``evaluate``, seed 0, every rotation, against two or three
@@ -422,7 +423,8 @@ class HeuristicAgent:
 
 
 def moon_choice(info: InfoState) -> int:
-    """Add the moon to the others when that leaves this seat's side alone with the lowest total, else subtract.
+    """Add the moon to the others when that leaves this seat's side alone with the best total (the
+    lowest, or the highest where the highest wins), else subtract.
 
     Either choice moves the shooter by the same amount against everyone; adding brings the
     match end closer, which is good only for the leader.
@@ -430,4 +432,7 @@ def moon_choice(info: InfoState) -> int:
     total = sum(v for v in info.rules.card_values if v > 0)
     mine = info.match_scores[info.seat]
     others = [info.match_scores[s] + total for s in info.seats if s not in (info.seat, info.partner)]
-    return MOON_ADD if others and mine < min(others) else MOON_SUBTRACT
+    if not others:
+        return MOON_SUBTRACT
+    leads = mine < min(others) if info.rules.lower_wins else mine > max(others)
+    return MOON_ADD if leads else MOON_SUBTRACT
