@@ -143,6 +143,13 @@ def test_a_kitty_without_hands_is_refused_not_ignored(preset, players):
         e.reset(seed=0, options={"kitty": ["QS"]})
 
 
+def test_a_rotation_with_nothing_to_rotate_is_refused_not_ignored():
+    e = make_env(rules="black_maria")
+    with pytest.raises(ValueError, match=r"options\['rotate'\] shifts the given hands and dealer"):
+        e.reset(seed=0, options={"rotate": 1})
+    e.reset(seed=0, options={"rotate": 0})  # no shift asked: nothing to refuse
+
+
 def test_a_kitty_where_the_rules_have_none_is_refused():
     rules = make_rules("black_maria")
     hands, _ = fill_hands(rules, {}, 3)

@@ -244,6 +244,9 @@ class BlackMariaEnv(AECEnv):
         rotate = options.get("rotate", 0)
         if isinstance(rotate, bool) or not isinstance(rotate, (int, np.integer)):
             raise ValueError(f"options['rotate'] must be an int (seats to shift left), got {rotate!r}")
+        if rotate and "hands" not in options and "dealer" not in options:
+            raise ValueError("options['rotate'] shifts the given hands and dealer; give options['hands'] and "
+                             "options['dealer'] with it (a random deal has nothing to rotate)")
         dealer = options.get("dealer")
         if dealer is not None:
             if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
