@@ -353,6 +353,16 @@ def test_infer_needs_a_playout_policy_with_choices_and_a_surprise_in_range():
     assert "infer=true,surprise=0.1,candidates=3" in agent.name and "infer" not in make_agent("pimc", BM, 0).name
 
 
+@pytest.mark.parametrize("spec, words", [
+    ("pimc:surprise=0.5", "surprise takes effect only with infer"),
+    ("pimc:infer=false,candidates=3", "candidates takes effect only with infer"),
+    ("pimc:pass_candidates=4", "pass_candidates takes effect only with pass_worlds"),
+])
+def test_an_option_that_would_be_ignored_is_refused(spec, words):
+    with pytest.raises(AgentSpecError, match=words):
+        make_agent(spec, BM, 0)
+
+
 def test_with_a_moon_a_guided_search_plays_its_best_mean_unless_override_z_is_given():
     """In openspiel_hearts (a moon) the guide's card is thrown away by default (override_z 0: the plain
     search's best mean on the same worlds); given override_z, the network's card is kept where not sure."""

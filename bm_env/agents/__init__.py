@@ -160,6 +160,10 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
             f"pimc rebuilds one-deck deals without kitty, charges or boosts; it does not play rules options "
             f"{list(rules.uses_extensions)}; use 'heuristic', 'random' or 'policy' for these rules"
         )
+    for option, needs in (("surprise", "infer"), ("candidates", "infer"), ("pass_candidates", "pass_worlds")):
+        if option in params and not params.get(needs):
+            raise AgentSpecError(f"pimc: {option} takes effect only with {needs} (spec {spec!r}); "
+                                 f"add {needs}={'true' if needs == 'infer' else 'N'} or drop {option}")
     try:
         return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), params.get("rollout", "heuristic"), seed,
                          params.get("override_z"), params.get("guide"), rules, params.get("guide_playouts", False),
