@@ -75,6 +75,16 @@ def test_a_league_of_one_or_with_a_repeat_is_refused_before_any_game(pool, capsy
     assert "--league needs at least two agent specs, none repeated" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--record-max", "3"] + AGENTS, "--record-max limits --record-games, which is not given"),
+    (["--league", "random", "heuristic", "--matches", "2"], "--matches plays whole matches of an --agents seating"),
+])
+def test_an_option_that_would_be_ignored_is_refused(argv, words, capsys):
+    assert evaluate.main(argv + ["--boards", "1"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
 def test_a_bad_demo_agent_is_refused_before_the_demo_deal(capsys):
     err = refused("bm-demo", ["--agents", "bogus", "heuristic"], capsys)
     assert "unknown agent 'bogus' in spec 'bogus'" in err

@@ -68,6 +68,10 @@ def _override(text: str) -> tuple[str, object]:
         return key, value
 
 
+#: Games ``--record-games`` records unless ``--record-max`` says otherwise.
+RECORD_MAX = 6
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="bm-eval", description=__doc__.split("\n\n")[0])
     p.add_argument("--config", default=None, metavar="FILE", help="YAML file with these settings (see configs/)")
@@ -92,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record-games", type=output_dir, default=None, metavar="DIR",
                    help="record the games of the boards with the largest swings (JSON and HTML replay) here "
                         "(checked for writing before the evaluation starts)")
-    p.add_argument("--record-max", type=positive_int, default=6, metavar="N",
+    p.add_argument("--record-max", type=positive_int, default=RECORD_MAX, metavar="N",
                    help="record at most N games with --record-games (a board's rotations in turn); default 6")
     add_version(p)
     return p
@@ -138,6 +142,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.record_games and not args.agents:
         print("bm-eval: --record-games records the games of an --agents seating; a --league has none", file=sys.stderr)
+        return 2
+    if args.record_max != RECORD_MAX and not args.record_games:
+        print("bm-eval: --record-max limits --record-games, which is not given; add --record-games DIR or drop it",
+              file=sys.stderr)
+        return 2
+    if args.league and args.matches:
+        print("bm-eval: --matches plays whole matches of an --agents seating; a --league rates single deals",
+              file=sys.stderr)
         return 2
     if args.league and (len(args.league) < 2 or len(set(args.league)) != len(args.league)):
         print(f"bm-eval: --league needs at least two agent specs, none repeated (a '#tag' tells two of one kind "
