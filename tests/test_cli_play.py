@@ -128,7 +128,8 @@ def test_numbers_and_the_record_path_are_checked_before_the_game(capsys, tmp_pat
                           (["--delay", "-1"], "argument --delay: must be a number of at least 0"),
                           (["--reveal"], "--reveal goes with --watch (agents play every seat)"),
                           (["--delay", "0"], "--delay goes with --watch"),
-                          (["--watch", "--seat", "1"], "--seat is your seat; with --watch agents play every seat")]:
+                          (["--watch", "--seat", "1"], "--seat is your seat; with --watch agents play every seat"),
+                          (["--watch", "--no-auto-forced"], "--no-auto-forced is about your own forced cards")]:
         with pytest.raises(SystemExit) as e:
             main(argv, io.StringIO(""), io.StringIO())
         assert e.value.code == 2

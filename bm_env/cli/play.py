@@ -284,6 +284,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             parser.error(f"{' and '.join(alone)} {verb} with --watch (agents play every seat)")
     elif args.seat is not None:
         parser.error("--seat is your seat; with --watch agents play every seat")
+    elif not args.auto_forced:
+        parser.error("--no-auto-forced is about your own forced cards; with --watch agents play every seat")
     out = stdout or sys.stdout
     try:
         game = Game(args, stdin or sys.stdin, out)
