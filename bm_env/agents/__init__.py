@@ -10,11 +10,12 @@ the same kind that reports keep apart.
 | ``random`` | uniform over legal actions, seeded |
 | ``heuristic`` | the rule-based player of :mod:`.heuristic` |
 | ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
-| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,infer=false,surprise=0.2,candidates=4,pass_worlds=N,pass_candidates=8]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``infer``: worlds drawn by how likely the other players' cards are under the playout policy (``surprise``, ``candidates``); ``pass_worlds``: with a guide, the pass searched among the guide's ``pass_candidates`` likeliest over that many deals (not given: the guide's pass) |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,infer=false,surprise=0.2,candidates=4,pass_worlds=N,pass_candidates=8]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one or with random playouts and no guide, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``infer``: worlds drawn by how likely the other players' cards are under the playout policy (``surprise``, ``candidates``); ``pass_worlds``: with a guide, the pass searched among the guide's ``pass_candidates`` likeliest over that many deals (not given: the guide's pass) |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
-Only ``policy`` needs torch, and only it imports torch, when one is made: random,
-rule-based and search agents, and the evaluation harness that plays them, run without it.
+Only ``policy`` and a guided ``pimc`` (``guide=``) need torch, and only they import it, when one
+is made: random, rule-based and unguided search agents, and the evaluation harness that plays
+them, run without it.
 :mod:`.thoughts` is what an agent may say about a decision (an agent's optional
 ``explain()``, :mod:`.base`), which game records carry.
 """
@@ -157,8 +158,9 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
         return PolicyAgent(params["path"], rules, params.get("greedy", True), seed)
     if rules is not None and rules.uses_extensions:
         raise AgentSpecError(
-            f"pimc rebuilds one-deck deals without kitty, charges or boosts; it does not play rules options "
-            f"{list(rules.uses_extensions)}; use 'heuristic', 'random' or 'policy' for these rules"
+            f"pimc plays the classic rules only (one deck, no kitty, charges, boosts, teams, moon choice or other "
+            f"extension); it does not play rules options {list(rules.uses_extensions)}; use 'heuristic', 'random' or "
+            f"'policy' for these rules"
         )
     for option, needs in (("surprise", "infer"), ("candidates", "infer"), ("pass_candidates", "pass_worlds")):
         if option in params and not params.get(needs):

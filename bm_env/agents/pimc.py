@@ -10,7 +10,8 @@ with a playout policy (the heuristic by default) and scores the card by the seat
 result. The same worlds serve every card, so cards are compared on the same deals.
 It plays the card with the best mean only where that card beats the one the playout policy
 would play itself by ``override_z`` standard errors (paired over the worlds; by default 1
-where the rules have no moon, 0 where they have one): the best of a few noisy means is often
+where the rules have no moon, 0 where they have one or where random playouts and no guide leave
+no card of its own): the best of a few noisy means is often
 only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`). With ``infer`` the
 worlds are drawn by what the other players' cards say about their hands, taking them to play
 like the playout policy (:func:`sample_worlds`).
@@ -327,7 +328,8 @@ class PimcAgent:
 
     def override_for(self, rules) -> float:
         """The ``override_z`` this search uses under ``rules``: as given, else 1 where the rules
-        have no moon and 0 where they have one. The override test asks for a gain that holds
+        have no moon and 0 where they have one, or where no card of its own stands to be beaten
+        (random playouts without a guide). The override test asks for a gain that holds
         across the worlds; stopping a moon gains its whole value in the few worlds where it would
         succeed and nothing elsewhere, which the test takes for noise, so with a moon it kept
         the heuristic's card and let a shooter through (docs/agents.md#pimc-search)."""

@@ -32,7 +32,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("engine", "bm_env.bench.engine", "reference engine: random-play deals/s for every preset"),
     Section("openspiel", "bm_env.bench.openspiel", "OpenSpiel's C++ hearts via pyspiel: deals/s, and the engine's ratio to it"),
     Section("env", "bm_env.bench.env", "PettingZoo env: decisions/s with observation and mask, against OpenSpiel"),
-    Section("agents", "bm_env.bench.agents", "rule-based players as pimc playouts: decisions/s, heuristic and heuristic_v1"),
+    Section("agents", "bm_env.bench.agents", "rule-based players as pimc playouts (decisions/s), and a pimc and a guided-search decision (ms)"),
     Section("vector", "bm_env.bench.vector", "vector engine: decisions/s at batch sizes, peak memory"),
     Section("training", "training.bench", "bm-train: decisions/s end to end (rollout and PPO update), time shares"),
 )

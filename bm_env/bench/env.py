@@ -2,7 +2,7 @@
 
 Both loops read the observation and the action mask at every decision and pick an action
 with the same cheap seeded chooser: a pre-drawn random integer modulo the number of legal
-actions (``mask.nonzero()[0]``), far cheaper than ``rng.choice`` (``docs/performance.md``). A
+actions (``mask.nonzero()[0]``), far cheaper than ``rng.choice``. A
 decision is a pass pick or a card played; OpenSpiel's chance steps (the deal, the pass
 direction) are played in its loop but not counted. :func:`run` returns rows for ``bm-bench``:
 every preset at its default player count (one-deal episodes), black_maria's whole matches,

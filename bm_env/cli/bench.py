@@ -1,4 +1,4 @@
-"""``bm-bench``: time the engine, OpenSpiel's hearts, the environment and the vector engine.
+"""``bm-bench``: time the engine, OpenSpiel's hearts, the environment, the vector engine, the agents and training.
 
 Examples::
 
