@@ -14,7 +14,7 @@ import numpy as np
 
 from .deal import Deal, deal_cards, pass_direction_for
 from .rules import Rules
-from .scoring import match_would_end
+from .scoring import match_would_end, team_totals
 
 
 class Match:
@@ -156,7 +156,4 @@ class Match:
 
     def team_totals(self) -> tuple[int, int]:
         """Totals of the partnerships (seats 0+2, 1+3): shared under joint scoring, summed under individual."""
-        t = self.totals
-        if self.rules.teams == "joint":
-            return (t[0], t[1])
-        return (t[0] + t[2], t[1] + t[3])
+        return team_totals(self.rules, self.totals)

@@ -30,13 +30,20 @@ def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> b
     return max(totals) > rules.match_threshold  # threshold_passed
 
 
+def team_totals(rules: Rules, totals: Sequence[int]) -> tuple[int, int]:
+    """Totals of the partnerships (seats 0+2, 1+3): shared under joint scoring, summed under individual."""
+    if rules.teams == "joint":
+        return (totals[0], totals[1])
+    return (totals[0] + totals[2], totals[1] + totals[3])
+
+
 def shooter_would_lead(rules: Rules, totals: Sequence[int], shooter: int) -> bool:
     """Whether ``shooter`` holds the best total (alone or tied) in ``totals``: the lowest, or the
-    highest where the highest wins; with teams, its partnership's total (summed under individual
-    scores, shared under joint ones) as the match's winner is decided (:class:`~bm_env.engine.match.Match`)."""
+    highest where the highest wins; with teams, its partnership's total, as the match's winner is
+    decided (:class:`~bm_env.engine.match.Match`)."""
     better = min if rules.lower_wins else max
-    if rules.teams == "individual" and len(totals) == 4:
-        team = (totals[0] + totals[2], totals[1] + totals[3])
+    if rules.teams != "none":
+        team = team_totals(rules, totals)
         return team[shooter % 2] == better(team)
     return totals[shooter] == better(totals)
 
