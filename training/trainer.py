@@ -32,10 +32,11 @@ import numpy as np
 import torch
 import yaml
 
-from bm_env.agents import AgentSpecError, make_agent
+from bm_env.agents import AgentSpecError
 from bm_env.agents.checkpoint import CheckpointError, PolicyNet, load_checkpoint, save_checkpoint
 from bm_env.config import ConfigError
 from bm_env.env import observation
+from bm_env.evaluation.harness import check_agents
 from bm_env.vector import check_supported
 
 from .config import TrainConfig, config_from_dict
@@ -104,7 +105,7 @@ class Trainer:
         check_supported(self.rules)
         if config.eval_every or config.final_eval_boards:
             try:  # refused now, with its reason, rather than at the first evaluation
-                make_agent(config.eval_opponent, self.rules, 0)
+                check_agents(self.rules, [config.eval_opponent])
             except AgentSpecError as e:
                 raise ConfigError(f"key 'eval_opponent': {e}") from None
         if config.device == "cuda" and not torch.cuda.is_available():
