@@ -134,11 +134,11 @@ def test_a_kitty_can_be_given_at_reset():
         e.reset(seed=0, options={"hands": hands, "dealer": 0})
 
 
-@pytest.mark.parametrize("preset,players", [("american_hearts", 3), ("black_maria", 3)])
-def test_a_kitty_without_hands_is_refused_not_ignored(preset, players):
+@pytest.mark.parametrize("preset,players,options", [("american_hearts", 3, {"kitty": "first_trick"}),
+                                                    ("black_maria", 3, {})])
+def test_a_kitty_without_hands_is_refused_not_ignored(preset, players, options):
     # a deal dealt at random deals its own kitty: a given one would be dropped unnoticed
-    rules = make_rules(preset, players, kitty="first_trick") if preset == "american_hearts" else make_rules(preset)
-    e = make_env(rules=rules)
+    e = make_env(rules=make_rules(preset, players, **options))
     with pytest.raises(ValueError, match=r"options\['kitty'\] goes with options\['hands'\]"):
         e.reset(seed=0, options={"kitty": ["QS"]})
 
