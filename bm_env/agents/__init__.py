@@ -10,7 +10,7 @@ the same kind that reports keep apart.
 | ``random`` | uniform over legal actions, seeded |
 | ``heuristic`` | the rule-based player of :mod:`.heuristic` |
 | ``heuristic_v1`` | the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with |
-| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,infer=false,surprise=0.2,candidates=4,pass_worlds=N,pass_candidates=8]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one or with random playouts and no guide, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``infer``: worlds drawn by how likely the other players' cards are under the playout policy (``surprise``, ``candidates``); ``pass_worlds``: with a guide, the pass searched among the guide's ``pass_candidates`` likeliest over that many deals (not given: the guide's pass) |
+| ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,infer=false,surprise=0.2,candidates=4,pass_worlds=N,pass_candidates=8,read_passes=false]`` | search; ``rollout`` is ``heuristic``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one or with random playouts and no guide, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``infer``: worlds drawn by how likely the other players' cards are under the playout policy (``surprise``, ``candidates``); ``pass_worlds``: with a guide, the pass searched among the guide's ``pass_candidates`` likeliest over that many deals (not given: the guide's pass); ``read_passes``: worlds drawn by what the pass received says about the other hands |
 | ``policy:PATH[,greedy=true]`` | a network from a checkpoint; ``greedy=false`` samples |
 
 Only ``policy`` and a guided ``pimc`` (``guide=``) need torch, and only they import it, when one
@@ -39,7 +39,7 @@ _PARAMS = {
     "heuristic_v1": {},
     "pimc": {"worlds": int, "rollouts": int, "rollout": str, "override_z": float, "guide": str,
              "guide_playouts": bool, "infer": bool, "surprise": float, "candidates": int, "pass_worlds": int,
-             "pass_candidates": int},
+             "pass_candidates": int, "read_passes": bool},
     "policy": {"path": str, "greedy": bool},
 }
 
@@ -49,7 +49,7 @@ _PARAMS = {
 # docs/agents.md#pimc-search.)
 SPEC_FORMS = ("random | heuristic | heuristic_v1 | pimc[:worlds=N,rollouts=N,rollout=" + "|".join(PLAYOUTS)
               + ",override_z=X,guide=PATH,guide_playouts=true|false,infer=true|false,surprise=X,candidates=N,pass_worlds=N,"
-              "pass_candidates=N] | policy:PATH[,greedy=true|false]")
+              "pass_candidates=N,read_passes=true|false] | policy:PATH[,greedy=true|false]")
 
 
 _REGISTERED: dict[str, Any] = {}
@@ -170,7 +170,8 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
         return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), params.get("rollout", "heuristic"), seed,
                          params.get("override_z"), params.get("guide"), rules, params.get("guide_playouts", False),
                          params.get("infer", False), params.get("surprise", 0.2), params.get("candidates", 4),
-                         params.get("pass_worlds", 0), params.get("pass_candidates", 8))
+                         params.get("pass_worlds", 0), params.get("pass_candidates", 8),
+                         params.get("read_passes", False))
     except CheckpointError:  # a guide that is not a usable checkpoint: said as for a policy agent
         raise
     except ValueError as e:  # a playout that does not exist, override_z with random playouts

@@ -39,6 +39,7 @@ from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, mask_of
 from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
 from ..engine.infostate import InfoState
 from ..env.observation import encode, encode_in_world
+from .pass_reading import affinities, original_hand, pass_marginals
 from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
 from .playouts import PLAYOUTS, heuristic_card, playout
 from .thoughts import Thought
@@ -120,13 +121,15 @@ def inferred_voids(info: InfoState) -> tuple[int, ...]:
     return tuple(voids)
 
 
-def sample_hidden_hands(info: InfoState, rng: np.random.Generator) -> dict[int, int]:
+def sample_hidden_hands(info: InfoState, rng: np.random.Generator,
+                        affinity: dict[int, np.ndarray] | None = None) -> dict[int, int]:
     """Hands (bit masks by match seat) of the other players, consistent with ``info``.
 
     Cards are placed one at a time in random order, each with a seat drawn in proportion
     to the room it has left, among the seats not void in its suit; a placement that would
     leave the remaining cards without room (Hall's condition, :func:`_feasible`) is not taken, so
-    the draw never dead-ends.
+    the draw never dead-ends. With ``affinity`` (by seat, a weight per card: what the passes say,
+    :func:`~bm_env.agents.pass_reading.affinities`) the room is multiplied by the seat's weight for the card.
     """
     if info.phase == PASS:
         raise ValueError("hidden hands are sampled during play; during passing the agent uses the heuristic")
@@ -149,7 +152,8 @@ def sample_hidden_hands(info: InfoState, rng: np.random.Generator) -> dict[int, 
         suit = c // NUM_RANKS
         count[suit] -= 1
         cands = [j for j in range(len(others)) if eligible[suit] >> j & 1 and cap[j] > 0]
-        for k in _draw_order([cap[j] for j in cands], rng):
+        room = [cap[j] for j in cands] if affinity is None else [cap[j] * affinity[others[j]][c] for j in cands]
+        for k in _draw_order(room, rng):
             j = cands[k]
             cap[j] -= 1
             if _feasible(count, cap, eligible):
@@ -197,9 +201,10 @@ def replayed_world(info: InfoState, hidden: dict[int, int], model=None) -> tuple
     return deal, surprises
 
 
-def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200, model=None) -> tuple[Deal, int]:
-    """A world deal consistent with ``info`` (sampled hands under which every past play was legal),
-    and its surprises under ``model`` (:func:`replayed_world`).
+def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200, model=None,
+                 affinity: dict[int, np.ndarray] | None = None) -> tuple[Deal, int]:
+    """A world deal consistent with ``info`` (sampled hands under which every past play was legal,
+    drawn with ``affinity``: :func:`sample_hidden_hands`), and its surprises under ``model`` (:func:`replayed_world`).
 
     The constraints of :func:`sample_hidden_hands` cover the common inferences; a rule that
     reveals more (say, a penalty card shown on a first trick where points are barred) is
@@ -207,14 +212,14 @@ def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200, mo
     """
     for _ in range(tries):
         try:
-            return replayed_world(info, sample_hidden_hands(info, rng), model)
+            return replayed_world(info, sample_hidden_hands(info, rng, affinity), model)
         except IllegalActionError:
             continue
     raise RuntimeError(f"found no hidden hands consistent with the play so far in {tries} draws")
 
 
 def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None, surprise: float = 1.0,
-                  candidates: int = 1) -> list[Deal]:
+                  candidates: int = 1, affinity: dict[int, np.ndarray] | None = None) -> list[Deal]:
     """``n`` world deals; with a ``model`` of the other players, drawn by what their plays say.
 
     Without a model (or with ``surprise=1``) the worlds are uniform among those consistent with
@@ -228,8 +233,8 @@ def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None,
     (:func:`card_to_play`): a world kept twice would count as two and make it surer than it is.
     """
     if model is None or candidates == 1:
-        return [sample_world(info, rng, model=None)[0] for _ in range(n)]
-    drawn = [sample_world(info, rng, model=model) for _ in range(candidates * n)]
+        return [sample_world(info, rng, model=None, affinity=affinity)[0] for _ in range(n)]
+    drawn = [sample_world(info, rng, model=model, affinity=affinity) for _ in range(candidates * n)]
     k = np.array([s for _, s in drawn], dtype=float)
     weights = surprise ** (k - k.min())
     keep = rng.choice(len(drawn), size=n, replace=False, p=weights / weights.sum())
@@ -263,14 +268,17 @@ class PimcAgent:
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
                  override_z: float | None = None, guide: str | None = None, rules=None,
                  guide_playouts: bool = False, infer: bool = False, surprise: float = 0.2,
-                 candidates: int = 4, pass_worlds: int = 0, pass_candidates: int = 8) -> None:
+                 candidates: int = 4, pass_worlds: int = 0, pass_candidates: int = 8,
+                 read_passes: bool = False) -> None:
         """``override_z=None`` chooses it by the rules (:meth:`override_for`); ``guide``: the path of a policy
         checkpoint for ``rules`` that passes and proposes the card to keep; ``guide_playouts``: the guide also
         plays this seat's cards in the playouts (:meth:`_guided_playouts`); ``infer``: the worlds are drawn
         by how likely the other players' past cards are under the playout policy, ``candidates`` uniform
         worlds per world kept, a play the policy would not have made weighing ``surprise``
         (:func:`sample_worlds`); ``pass_worlds``: with a guide, the pass is searched over that many deals
-        among the guide's ``pass_candidates`` likeliest passes (:meth:`searched_pass`; 0: the guide's pass)."""
+        among the guide's ``pass_candidates`` likeliest passes (:meth:`searched_pass`; 0: the guide's pass);
+        ``read_passes``: the worlds are drawn by what the pass this seat received says about the other hands,
+        taking the other players to pass like the playout policy (:mod:`.pass_reading`)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         if rollout not in PLAYOUTS:
@@ -287,6 +295,9 @@ class PimcAgent:
         if infer and own_card is None:
             raise ValueError(f"pimc: infer reads the other players' cards as the playout policy's choices, and "
                              f"rollout={rollout} makes none; use rollout=heuristic or heuristic_v1, or drop infer")
+        if read_passes and own_card is None:
+            raise ValueError(f"pimc: read_passes reads the pass received as the playout policy's choice, and "
+                             f"rollout={rollout} makes none; use rollout=heuristic or heuristic_v1, or drop read_passes")
         if not 0 < surprise <= 1 or candidates < 1:
             raise ValueError(f"pimc: infer needs 0 < surprise <= 1 and candidates >= 1, "
                              f"got surprise={surprise}, candidates={candidates}")
@@ -301,6 +312,8 @@ class PimcAgent:
         self.pass_worlds, self.pass_candidates = pass_worlds, pass_candidates
         self._pass_plan: tuple[int, ...] = ()
         self.infer, self.surprise, self.candidates = infer, surprise, candidates
+        self.read_passes = read_passes
+        self._affinity: tuple[tuple, dict[int, np.ndarray] | None] = ((), None)  # (the deal it is for, affinities)
         self.move, self.own_card = PLAYOUTS[rollout][0], own_card
         self.guide_playouts = guide_playouts
         self.override_z = override_z
@@ -314,7 +327,8 @@ class PimcAgent:
         guided = "" if guide is None else f",guide={guide}" + (",guide_playouts=true" if guide_playouts else "")
         inferred = f",infer=true,surprise={surprise:g},candidates={candidates}" if infer else ""
         searched = f",pass_worlds={pass_worlds},pass_candidates={pass_candidates}" if pass_worlds else ""
-        self.name = (f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{inferred}{guided}"
+        read = ",read_passes=true" if read_passes else ""
+        self.name = (f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{inferred}{read}{guided}"
                      f"{searched})")
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
@@ -323,6 +337,7 @@ class PimcAgent:
         self.rng = np.random.default_rng(seed)
         self._last = None
         self._pass_plan = ()
+        self._affinity = ((), None)
         if self.guide is not None:
             self.guide.reset(seed)
 
@@ -400,7 +415,7 @@ class PimcAgent:
         totals = np.zeros((self.worlds, len(legal)))
         guided: list[tuple[int, int, Deal]] = []  # with guide_playouts, finished together after the loop
         worlds = sample_worlds(info, self.rng, self.worlds, self.move if self.infer else None, self.surprise,
-                               self.candidates)
+                               self.candidates, self.passes_read(info) if self.read_passes else None)
         for w, base in enumerate(worlds):
             for i, a in enumerate(legal):
                 for _ in range(self.rollouts):
@@ -416,6 +431,15 @@ class PimcAgent:
             for w, i, d in guided:
                 totals[w, i] += sign * d.scores[pos]
         return totals / self.rollouts
+
+    def passes_read(self, info: InfoState) -> dict[int, np.ndarray] | None:
+        """The weights by seat and card with which ``read_passes`` draws the hidden cards, worked out at the
+        deal's first searched decision and kept for the deal (:mod:`.pass_reading`); None: drawn uniformly."""
+        key = (info.deals_played, info.dealer, info.passed, info.received, original_hand(info))
+        if self._affinity[0] != key:
+            marginals = pass_marginals(info, self.move, self.rng)
+            self._affinity = (key, None if marginals is None else affinities(marginals, info))
+        return self._affinity[1]
 
     def _guided_playouts(self, deals: list[Deal], info: InfoState) -> None:
         """Finish ``deals`` with this seat played by the guide network and the others by the playout policy.
