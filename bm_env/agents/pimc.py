@@ -14,7 +14,8 @@ where the rules have no moon, 0 where they have one or where random playouts and
 no card of its own): the best of a few noisy means is often
 only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`). With ``infer`` the
 worlds are drawn by what the other players' cards say about their hands, taking them to play
-like the playout policy (:func:`sample_worlds`).
+like the playout policy (:func:`sample_worlds`); with ``read_passes``, by what the pass this seat
+received says about the other hands, taking them to pass like it (:mod:`.pass_reading`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic.
 With ``guide`` (a policy checkpoint) the network passes and proposes each card, and the search
