@@ -57,7 +57,7 @@ def pass_marginals(info: InfoState, move: Callable, rng: np.random.Generator, ke
     received = mask_of(info.received)
     deck = info.rules.deck_mask(len(seats))
     rest = [c for c in range(NUM_CARDS) if deck >> c & 1 and not (mine | received) >> c & 1]
-    sizes = [info.rules.hand_size(len(seats))] * len(seats)
+    size = info.rules.hand_size(len(seats))  # every hand as dealt (pimc plays one-deck rules without a kitty)
     ours = tuple(c for c, _ in info.passed)
     totals = tuple(info.match_scores[s] for s in seats)
     dealer = seats.index(info.dealer)
@@ -71,7 +71,7 @@ def pass_marginals(info: InfoState, move: Callable, rng: np.random.Generator, ke
             if p == pos:
                 hands.append(mine)
                 continue
-            take = sizes[p] - (len(info.received) if p == giver else 0)
+            take = size - (len(info.received) if p == giver else 0)
             hands.append(mask_of(pool[at:at + take].tolist()) | (received if p == giver else 0))
             at += take
         deal = Deal(info.rules, hands, dealer, info.pass_direction, seats, totals, info.deals_played)
