@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine.cards import NUM_CARDS, mask_of
+from ..engine.cards import NUM_CARDS, cards_of, mask_of
 from ..engine.deal import PASS, Deal
 from ..engine.infostate import InfoState
 
@@ -55,15 +55,13 @@ def pass_marginals(info: InfoState, move: Callable, rng: np.random.Generator, ke
     giver = seats.index(info.received_from)
     mine = original_hand(info)
     received = mask_of(info.received)
-    deck = info.rules.deck_mask(len(seats))
-    rest = [c for c in range(NUM_CARDS) if deck >> c & 1 and not (mine | received) >> c & 1]
     size = info.rules.hand_size(len(seats))  # every hand as dealt (pimc plays one-deck rules without a kitty)
     ours = tuple(c for c, _ in info.passed)
     totals = tuple(info.match_scores[s] for s in seats)
     dealer = seats.index(info.dealer)
     counts = np.zeros((len(seats), NUM_CARDS))
     got = 0
-    pool = np.array(rest)
+    pool = np.array(cards_of(info.rules.deck_mask(len(seats)) & ~(mine | received)))
     for _ in range(draws):
         rng.shuffle(pool)
         hands, at = [], 0
@@ -78,11 +76,7 @@ def pass_marginals(info: InfoState, move: Callable, rng: np.random.Generator, ke
         if not passes_as_received(deal, pos, giver, ours, received, move, rng):
             continue
         for p in range(len(seats)):
-            h = deal.hands[p]
-            while h:
-                low = h & -h
-                counts[p, low.bit_length() - 1] += 1
-                h ^= low
+            counts[p, cards_of(deal.hands[p])] += 1
         got += 1
         if got == kept:
             break

@@ -70,7 +70,7 @@ def _feasible(count: list[int], cap: list[int], eligible: list[int]) -> bool:
     return True
 
 
-def _draw_order(weights: list[int], rng: np.random.Generator) -> list[int]:
+def _draw_order(weights: list[float], rng: np.random.Generator) -> list[int]:
     """The positions of ``weights`` in a random order, each next one drawn in proportion to its weight.
 
     Draws the same numbers and returns the same order as numpy's ``rng.choice(n, n, replace=False,
