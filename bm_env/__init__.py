@@ -14,7 +14,7 @@ The package is in layers, each standing only on those before it:
   drawing tables and replays, timing the engines; :mod:`bm_env.cli`: the ``bm-*`` commands.
 
 Two modules serve several layers and stay here: :mod:`bm_env.config` reads the typed YAML
-configs of ``bm-eval`` and of the trainer (``training/``), and :mod:`bm_env.soak` plays
+configs of ``bm-eval`` and of the trainer (:mod:`bm_env.training`), and :mod:`bm_env.soak` plays
 random deals through both the environment and the vector engine, checking invariants.
 The names below are the engine's everyday API, importable from ``bm_env`` itself; importing
 ``bm_env`` loads only the engine.

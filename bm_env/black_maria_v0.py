@@ -11,6 +11,7 @@ thin wrapper of our own that reads hot attributes directly; see :mod:`bm_env.env
 - ``reward``: ``"score"`` or ``"zero_sum"``; ``reward_normalise=True`` divides by the deal's scale;
 - ``illegal_action``: ``"raise"`` (default) or ``"renege_penalty"``;
 - ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (the table as an image); ``render_seat``, ``render_reveal``.
+- ``strict_options``: ``True`` refuses an unknown reset option, which is otherwise ignored with a warning.
 
 Importing this module registers ``bm_env/black_maria-v0`` with PettingZoo's registry, so
 ``pettingzoo.make("aec", "bm_env/black_maria-v0", num_players=4)`` works on versions that

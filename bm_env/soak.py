@@ -63,6 +63,7 @@ class SoakResult:
     seconds: float = 0.0
 
     def fail(self, message: str) -> None:
+        """Count one failure, keeping its message while fewer than :data:`KEPT_FAILURES` are kept."""
         self.failures += 1
         if len(self.messages) < KEPT_FAILURES:
             self.messages.append(message)
@@ -75,6 +76,8 @@ def configurations(presets: list[str] | None = None) -> list[tuple[str, int, Rul
 
 
 def vector_supported(rules: Rules) -> bool:
+    """Whether the vector engine plays ``rules`` (:func:`~bm_env.vector.check_supported`), so the soak
+    runs that engine on them too."""
     try:
         check_supported(rules)
     except UnsupportedRulesError:

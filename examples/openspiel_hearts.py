@@ -52,7 +52,7 @@ def play(game, chance_actions: list[int], bots) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agent", default="policy:checkpoints/openspiel_hearts_4p.pt", help="agent spec (docs/agents.md)")
+    parser.add_argument("--agent", default="policy:openspiel_hearts_4p", help="agent spec (docs/agents.md)")
     parser.add_argument("--opponent", choices=("random", "mcts"), default="mcts")
     parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations per decision")
     parser.add_argument("--deals", type=int, default=20)

@@ -13,7 +13,7 @@ that ends it, usually another seat's. An n-step return over one round of turns
 the bootstrap target is the decision ``players`` steps later, which in trick play is
 usually, not always, the learner's own. This shows the plumbing, not a strong player.
 
-    pip install -e '.[tianshou]'
+    pip install 'black-maria[tianshou]'
     python examples/tianshou_dqn.py --epochs 10
 """
 

@@ -8,19 +8,22 @@ Positions are the deal's ``0..k-1``.
 
 Contents, in order: tables of configurations (every preset and player count; the extension
 options); card strings; building and playing scripted deals; the scripted deals several files
-use; random and forced matches; the hidden-card swap; the env checks shared by the observation
-tests and PettingZoo's api_test; the vector engine played beside the reference; bm-play driven by a script, bm-replay's embedded frames; the
-examples as modules; a tiny training config.
+use; random and forced matches; the relabelling of hidden cards; the env checks shared by the observation
+tests; the vector engine played beside the reference; refusals (what a face may raise, a time bound); bm-play
+driven by a script, bm-replay's embedded frames; the examples as modules; a tiny training config; the web
+table's test client and a move for its view.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import importlib.util
 import io
 import json
 import random
 import re
+import signal
 import sys
 import zlib
 from collections import Counter
@@ -29,6 +32,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Sequence
 
 import numpy as np
+import pytest
 
 from bm_env.engine.actions import CHARGE_CARD, CHARGEABLE, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
 from bm_env.engine.cards import NUM_CARDS, SUIT_MASKS, card_pretty, card_str, cards_of, mask_of, parse_card, rank_of, suit_of
@@ -232,6 +236,23 @@ def play_agents(deal: Deal, agents, upto=None) -> None:
         info = information_state(deal, deal.to_act)
         deal.step(agents[deal.to_act].act(None, deal.legal_mask(), info))
 
+def mid_play_states(rules, count: int, seed: int, earliest: int = 1) -> list[tuple[Deal, object]]:
+    """``(deal, information state of the seat to act)`` at random points of heuristic play: deal ``i``
+    dealt by seat ``i mod n``, stopped once at least a drawn number of cards (from ``earliest``) are played."""
+    from bm_env.agents import make_agent
+    from bm_env.engine.deal import deal_hands
+
+    rng = np.random.default_rng(seed)
+    n = rules.num_players
+    out = []
+    for i in range(count):
+        deal = Deal(rules, deal_hands(rules, n, i % n, rng), i % n, rules.pass_cycle[i % len(rules.pass_cycle)])
+        stop = int(rng.integers(earliest, rules.hand_size() * n - 2))
+        h = make_agent("heuristic", rules)
+        play_agents(deal, [h] * n, upto=lambda d: d.phase == PLAY and len(d.tricks) * n + len(d.trick) >= stop)
+        out.append((deal, information_state(deal, deal.seats[deal.to_act])))
+    return out
+
 
 def mask_and_observation(info) -> tuple[np.ndarray, np.ndarray]:
     """The legal-action mask and the observation vector an agent is given for ``info``, its seat to act."""
@@ -430,13 +451,62 @@ def play_forced_deal(match, chooser: random.Random, pass_direction: str | None =
 # ---------------------------------------------------------------------------- hidden information
 
 
+def unseen_cards(deal: Deal, seat: int) -> list[int]:
+    """The card ids of ``deal`` none of whose copies match ``seat`` has seen, ascending.
+
+    What a seat has not seen: the other seats' unplayed cards (their picks not yet passed
+    included), the kitty it has not taken, the cards another taker discarded face down. Seen:
+    its own cards (dealt, passed, received, the kitty it took), every card played, charged
+    cards; and, where the rules make the holder of the lowest club dealt lead it, that club
+    and every lower one (its lead tells that they are in the kitty).
+    """
+    rules = deal.rules
+    info = information_state(deal, seat)
+    seen = (set(info.hand) | {c for c, _ in info.passed} | set(info.received) | {c for _, c in info.plays}
+            | set(info.kitty) | set(info.discarded) | set(info.pending) | {c for cs in info.charged for c in cs})
+    if rules.first_lead.startswith("lowest_club"):
+        lowest = cards_of(deal.deck & SUIT_MASKS[0])[0]
+        seen |= set(cards_of(SUIT_MASKS[0] & ((2 << lowest) - 1)))
+    return [c for c in cards_of(rules.deck_mask(deal.num_players)) if c not in seen]
+
+
+def relabelled(deal: Deal, relabel: dict[int, int]) -> tuple[list, tuple[int, ...]]:
+    """``deal``'s hands as dealt and its kitty, every card id ``c`` replaced by ``relabel.get(c, c)``
+    (with each of its copies, two decks): hands as masks with one deck, as sorted ids with two.
+
+    Played on with the actions relabelled the same way (:func:`relabelled_actions`), such a deal
+    differs from ``deal`` only in where the relabelled cards lie.
+    """
+    hands = []
+    for once, twice in zip(deal.dealt, deal.dealt_twice):
+        ids = [relabel.get(c, c) for c in cards_of(once) + cards_of(twice)]
+        hands.append(mask_of(ids) if deal.rules.decks == 1 else sorted(ids))
+    return hands, tuple(sorted(relabel.get(c, c) for c in deal.kitty))
+
+
+def relabelled_actions(actions: Sequence[int], relabel: dict[int, int]) -> list[int]:
+    """The card actions (passes, plays, discards) relabelled as :func:`relabelled` relabels the deal."""
+    return [relabel.get(a, a) if a < NUM_CARDS else a for a in actions]
+
+
+def replays_legally(deal: Deal, hands, kitty, actions: Sequence[int]) -> bool:
+    """Whether ``actions`` are legal, in turn, on ``hands`` and ``kitty`` dealt as ``deal`` was."""
+    other = Deal(deal.rules, hands, deal.dealer, deal.pass_direction, kitty=kitty)
+    for a in actions:
+        if not other.legal >> a & 1:
+            return False
+        other.step(a)
+    return True
+
+
 def swap_unseen(rules, deal, hands, rng):
     """The swap at the heart of the hidden-information tests (observations, pictures, replay pages).
 
     Two deals that differ only in two unplayed cards of seats 1 and 2 (same suit, same value,
     both dealt to them and never passed) replay the same actions, since every legal move stays
     legal; so whatever seat 0 is shown must be identical in both, while seats 1 and 2 see the
-    difference (which keeps such a test from passing vacuously).
+    difference (which keeps such a test from passing vacuously). The property test
+    (``tests/test_hidden_info_property.py``) relabels any cards seat 0 has not seen, of any value.
 
     Under charging the chargeable cards stay put: a charge names its card.
 
@@ -445,46 +515,20 @@ def swap_unseen(rules, deal, hands, rng):
     """
     if deal.phase == PASS or deal.is_over:
         return None
-    keep = cards_of(deal.deck & SUIT_MASKS[0])[:1]  # the lowest club may have to lead
+    unseen = set(unseen_cards(deal, 0))
     if rules.charging:  # a charge names its card: the same charges would not replay after a swap
-        keep += list(CHARGEABLE)
-    held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c not in keep]
-    held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c not in keep]
+        unseen -= set(CHARGEABLE)
+    held1 = [c for c in cards_of(deal.hands[1] & hands[1]) if c in unseen]
+    held2 = [c for c in cards_of(deal.hands[2] & hands[2]) if c in unseen]
     values = rules.card_values
     pairs = [(x, y) for x in held1 for y in held2 if x // 13 == y // 13 and values[x] == values[y]]
     if not pairs:
         return None
     x, y = pairs[int(rng.integers(len(pairs)))]
-    swapped = list(hands)
-    swapped[1] = hands[1] ^ (1 << x) | (1 << y)
-    swapped[2] = hands[2] ^ (1 << y) | (1 << x)
-    return x, y, swapped
+    return x, y, relabelled(deal, {x: y, y: x})[0]
 
 
 # ---------------------------------------------------------------------------- the environment
-
-#: The probe ``api_test`` sends to ``reset`` (see :func:`run_api_test`).
-API_TEST_PROBE = {"options": 1}
-
-
-def run_api_test(env, num_cycles: int) -> None:
-    """PettingZoo's api_test, given an environment that refuses unknown reset options.
-
-    ``api_test`` calls ``reset(seed=0, options={"options": 1})`` once, only to see that
-    ``reset`` takes an ``options`` argument. The environment refuses unknown option keys (a
-    misspelt key must not pass unnoticed), so that single probe is answered with a plain reset
-    here; every other call reaches the environment unchanged.
-    """
-    from pettingzoo.test import api_test
-
-    reset = env.reset
-
-    def reset_answering_the_probe(seed=None, options=None):
-        return reset(seed=seed, options=None if options == API_TEST_PROBE else options)
-
-    env.reset = reset_answering_the_probe
-    api_test(env, num_cycles=num_cycles)
-
 
 def reference_obs(deal: Deal, seat: int) -> np.ndarray:
     """The reference encoder's observation of ``seat`` in ``deal``, outside a match (totals 0, no deal played):
@@ -648,6 +692,42 @@ def random_walk(e, rng: np.random.Generator, decisions: int, seed: int) -> dict:
     return seen
 
 
+# ---------------------------------------------------------------------------- refusals
+
+#: What a public face raises for a value it refuses (ValueError and its subclasses: RulesError,
+#: IllegalActionError, ...) or a call in the wrong order (RuntimeError: reset first). Anything
+#: else (a TypeError from deep inside, an AttributeError, a hang) is a fault of the face.
+REFUSALS = (ValueError, RuntimeError)
+
+
+@contextlib.contextmanager
+def within(seconds: float, what: str = "the call"):
+    """Fail with TimeoutError (instead of hanging the suite) if the block runs past ``seconds``."""
+    def stop(signum, frame):
+        raise TimeoutError(f"{what} ran past {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def refusal(call, seconds: float = 10.0) -> Exception | None:
+    """Run ``call`` within ``seconds``; None if it succeeds, else its refusal, checked to be one of
+    :data:`REFUSALS` with a non-empty one-line message (any other exception propagates)."""
+    try:
+        with within(seconds, getattr(call, "__name__", "the call")):
+            call()
+    except REFUSALS as e:
+        message = str(e)
+        assert message.strip() and "\n" not in message, f"{type(e).__name__} without a one-line message: {message!r}"
+        return e
+    return None
+
+
 # ---------------------------------------------------------------------------- tools: bm-play, bm-replay
 
 
@@ -720,6 +800,47 @@ def trainer_weights(trainer) -> dict:
 
 def tiny_config(**kw):
     """The :data:`TINY_TRAINING` config with ``kw`` overriding it."""
-    from training.config import config_from_dict
+    from bm_env.training.config import config_from_dict
 
     return config_from_dict({**TINY_TRAINING, **kw}, "test")
+
+
+def web_client(store):
+    """Starlette's in-process client of the web table serving ``store`` (needs the web extra)."""
+    import warnings
+
+    from bm_env.web import make_app
+
+    with warnings.catch_warnings():  # newer Starlette asks for httpx2 here; httpx is what the web extra holds
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from starlette.testclient import TestClient
+    return TestClient(make_app(store))
+
+
+def web_move(view: dict, chooser: random.Random) -> dict:
+    """A legal move for the web table's seat view (the body of ``POST /api/games/{id}/actions``):
+    the whole pass at once while passing, else a card or decision drawn from the legal ones."""
+    if view["phase"] == "pass" and view["pass"]["to_pick"] > 1:
+        return {"cards": chooser.sample(view["legal"], view["pass"]["to_pick"])}
+    return chooser.choice([{"card": c} for c in view["legal"]] + [{"action": a["id"]} for a in view["actions"]])
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """Torch on one thread for the test (a module that imports this fixture uses it for each of its tests):
+    the policies' forward passes there are of a few rows, where two threads' barriers cost more."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def load_script(name: str):
+    """The module of ``scripts/NAME.py``, which is not a package (registered, so its dataclasses resolve)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

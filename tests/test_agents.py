@@ -15,7 +15,8 @@ from kit import CLASSIC_COUNTS, play_agents
 
 @pytest.mark.parametrize("spec, name, params", [
     ("random", "random", {}),
-    ("heuristic#b", "heuristic", {}),
+    ("heuristic#b", "heuristic_v2", {}),  # the alias, as the fixed name it stands for
+    ("heuristic_v2", "heuristic_v2", {}),
     ("pimc:worlds=7,rollouts=2", "pimc", {"worlds": 7, "rollouts": 2}),
     ("pimc:rollout=random", "pimc", {"rollout": "random"}),
     ("heuristic_v1", "heuristic_v1", {}),
@@ -31,12 +32,19 @@ def test_spec_parses(spec, name, params):
     ("", "non-empty"),
     ("alphazero", "unknown agent 'alphazero'"),
     ("pimc:worlds=many", "whole number"),
-    ("pimc:worlds=0", "at least 1"),
+    ("pimc:worlds=0", "worlds must be a whole number from 1 to 10000, got '0'"),
+    ("pimc:worlds=1000000000", "worlds must be a whole number from 1 to 10000, got '1000000000'"),
+    ("pimc:worlds=7.7", "expected a whole number, got '7.7'"),
+    ("pimc:rollouts=5000", "rollouts must be a whole number from 1 to 1000"),
+    ("pimc:infer=true,candidates=1000", "candidates must be a whole number from 1 to 100"),
+    ("pimc:override_z=nan", "override_z must be a number of at least 0, got 'nan'"),
+    ("pimc:override_z=inf", "override_z must be a number of at least 0, got 'inf'"),
+    ("pimc:infer=true,surprise=2", "surprise must be a number above 0 and at most 1, got '2'"),
     ("pimc:depth=3", "no parameter 'depth'"),
     ("pimc:worlds", "not key=value"),
     ("pimc:worlds=3,worlds=4", "given twice"),
     ("random:seed=3", "takes no arguments"),
-    ("policy", "needs a checkpoint path"),
+    ("policy", "needs a shipped agent's name or a checkpoint path"),
     ("policy:a.pt,greedy=maybe", "true or false"),
     ("heuristic:", "no arguments"),
 ])
@@ -46,7 +54,7 @@ def test_malformed_spec_is_refused_with_a_message(spec, words):
 
 
 def test_an_unknown_pimc_playout_is_refused_naming_the_playouts():
-    with pytest.raises(AgentSpecError, match=r"rollout='checkpoints/black_maria_3p.pt' .* \['heuristic', 'heuristic_v1', 'random'\]"):
+    with pytest.raises(AgentSpecError, match=r"rollout='checkpoints/black_maria_3p.pt' .* \['heuristic', 'heuristic_v1', 'heuristic_v2', 'random'\]"):
         make_agent("pimc:rollout=checkpoints/black_maria_3p.pt", make_rules("black_maria"), 0)
 
 

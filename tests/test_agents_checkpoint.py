@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import stat
+import warnings
 
 import pytest
 import torch
 
 from bm_env.env import observation
 from bm_env.agents import make_agent
-from bm_env.agents.checkpoint import CheckpointError, PolicyNet, load_checkpoint, save_checkpoint
+from bm_env.agents.checkpoint import CheckpointError, PolicyNet, digest, load_checkpoint, save_checkpoint
 from bm_env.engine.rules import make_rules
+
+from kit import ROOT, SHIPPED_AGENT
 
 BM = make_rules("black_maria")
 
@@ -55,6 +59,88 @@ def test_damaged_and_foreign_files_are_refused(policy_checkpoint, tmp_path):
         load_checkpoint(foreign, BM)
     with pytest.raises(CheckpointError, match="does not exist"):
         load_checkpoint(tmp_path / "missing.pt", BM)
+
+
+def _flip_weight_bytes(path, tensor, count=64):
+    """Invert ``count`` bytes of ``tensor``'s stored bytes inside the file, as damage on disk would."""
+    data = bytearray(path.read_bytes())
+    at = data.find(tensor.detach().numpy().tobytes()[:256])
+    assert at > 0, "the tensor's bytes are stored as they are"
+    for i in range(at + 8, at + 8 + count):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("shipped", [False, True])
+def test_flipped_bytes_in_the_weights_are_refused_by_the_digest(shipped, policy_checkpoint, tmp_path):
+    path, net = policy_checkpoint
+    rules = BM
+    if shipped:
+        path = tmp_path / "shipped.pt"
+        shutil.copy(SHIPPED_AGENT, path)
+        net, _ = load_checkpoint(SHIPPED_AGENT, rules)
+    _flip_weight_bytes(path, net.body[0].weight)
+    with pytest.raises(CheckpointError, match=r"is damaged: its weights do not match the digest they were saved with"):
+        load_checkpoint(path, rules)
+
+
+def test_nan_weights_are_refused(policy_checkpoint, tmp_path):
+    path, net = policy_checkpoint
+    with torch.no_grad():
+        net.body[2].bias[3] = float("nan")
+        net.body[0].weight[0, 0] = float("inf")
+    save_checkpoint(path, net, BM)  # its digest is of these weights: only the values are wrong
+    with pytest.raises(CheckpointError, match=r"weights that are NaN or infinite \(in body.0.weight, body.2.bias\)"):
+        load_checkpoint(path, BM)
+
+
+def _rewritten(path, change):
+    data = torch.load(path, weights_only=True)
+    change(data)
+    torch.save(data, path)
+    return path
+
+
+def test_an_architecture_too_big_is_refused_before_any_network_is_built(policy_checkpoint, monkeypatch):
+    path, _ = policy_checkpoint
+    _rewritten(path, lambda d: d["arch"].update(hidden=[20000, 20000]))
+    built = []
+    monkeypatch.setattr(torch.nn.Linear, "__init__", lambda *a, **k: built.append(a))
+    with pytest.raises(CheckpointError, match=r"hidden layers must be a list of 1 to 16 widths, each a whole number "
+                                              r"from 1 to 8192, got \[20000, 20000\]"):
+        load_checkpoint(path, BM)
+    _rewritten(path, lambda d: d["arch"].update(hidden=[8000, 8000]))
+    with pytest.raises(CheckpointError, match=r"hidden layers must give a network of at most 50,000,000 parameters; \[8000, 8000\] gives 70,000,052"):
+        load_checkpoint(path, BM)
+    assert built == []
+
+
+def test_weights_of_other_shapes_than_the_architecture_are_refused_before_building(policy_checkpoint):
+    path, _ = policy_checkpoint
+    _rewritten(path, lambda d: d["arch"].update(hidden=[16]))
+    with pytest.raises(CheckpointError, match=r"body.0.weight is torch.float32 \(32, 696\), the network needs "
+                                              r"torch.float32 \(16, 696\)"):
+        load_checkpoint(path, BM)
+    _rewritten(path, lambda d: d["arch"].update(hidden=[32, 32]))
+    with pytest.raises(CheckpointError, match="has weights that do not fit its network: tensors"):
+        load_checkpoint(path, BM)
+
+
+def test_a_checkpoint_without_a_digest_loads_with_a_warning(policy_checkpoint):
+    path, net = policy_checkpoint
+    _rewritten(path, lambda d: d.pop("digest"))
+    with pytest.warns(UserWarning, match="has no digest .* damage to its weights cannot be detected"):
+        loaded, _ = load_checkpoint(path, BM)
+    assert all(torch.equal(a, b) for a, b in zip(loaded.state_dict().values(), net.state_dict().values()))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "checkpoints").glob("*.pt")), ids=lambda p: p.name)
+def test_every_shipped_checkpoint_carries_a_digest_that_verifies(path):
+    data = torch.load(path, weights_only=True)
+    assert data["digest"] == digest(data["state_dict"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_checkpoint(path)
 
 
 def test_network_of_the_wrong_size_is_not_saved(tmp_path):

@@ -15,7 +15,7 @@ from bm_env.engine.deal import PLAY, Deal, deal_hands
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import make_rules
 
-from kit import mask_and_observation, play_agents
+from kit import mask_and_observation, mid_play_states, play_agents
 
 BM = make_rules("black_maria")
 
@@ -39,20 +39,6 @@ def test_pimc_refuses_the_new_rule_systems_clearly():
     with pytest.raises(AgentSpecError, match="pimc .* does not play rules options \\['charging'"):
         make_agent("pimc", make_rules("turbo_hearts"), 0)
     make_agent("heuristic", make_rules("turbo_hearts"), 0)  # the heuristic plays them
-
-
-def mid_play_states(rules, count, seed):
-    """Information states of the seat to act at random points of heuristic play."""
-    rng = np.random.default_rng(seed)
-    n = rules.num_players
-    out = []
-    for i in range(count):
-        deal = Deal(rules, deal_hands(rules, n, i % n, rng), i % n, rules.pass_cycle[i % len(rules.pass_cycle)])
-        stop = int(rng.integers(1, rules.hand_size() * n - 2))
-        h = make_agent("heuristic", rules)
-        play_agents(deal, [h] * n, upto=lambda d: d.phase == PLAY and len(d.tricks) * n + len(d.trick) >= stop)
-        out.append((deal, information_state(deal, deal.seats[deal.to_act])))
-    return out
 
 
 def some_card_always_beats(own, info, rules=BM):
@@ -159,8 +145,9 @@ def test_pimc_override_z_is_set_by_the_moon_unless_given_and_checked():
     assert make_agent("pimc:rollout=heuristic_v1", BM, 0).override_for(BM) == 1
     assert make_agent("pimc:override_z=2.5", american, 0).override_for(american) == 2.5
     assert make_agent("pimc:rollout=random", BM, 0).override_for(BM) == 0
-    for spec, words in [("pimc:override_z=-1", "finite number >= 0"), ("pimc:override_z=inf", "finite number >= 0"),
-                        ("pimc:override_z=nan", "finite number >= 0"), ("pimc:override_z=high", "must be a number"),
+    at_least_0 = "override_z must be a number of at least 0, got"
+    for spec, words in [("pimc:override_z=-1", at_least_0), ("pimc:override_z=inf", at_least_0),
+                        ("pimc:override_z=nan", at_least_0), ("pimc:override_z=high", "must be a number"),
                         ("pimc:rollout=random,override_z=1", "rollout=random has none")]:
         with pytest.raises(AgentSpecError, match=words):
             make_agent(spec, BM, 0)
@@ -344,9 +331,9 @@ def test_inferred_worlds_place_the_hidden_cards_with_their_holders_more_often():
 def test_infer_needs_a_playout_policy_with_choices_and_a_surprise_in_range():
     with pytest.raises(AgentSpecError, match="rollout=random makes none"):
         make_agent("pimc:rollout=random,infer=true", BM, 0)
-    with pytest.raises(AgentSpecError, match="0 < surprise <= 1"):
+    with pytest.raises(AgentSpecError, match="surprise must be a number above 0 and at most 1, got '0'"):
         make_agent("pimc:infer=true,surprise=0", BM, 0)
-    with pytest.raises(AgentSpecError, match="candidates=0 must be at least 1"):
+    with pytest.raises(AgentSpecError, match="candidates must be a whole number from 1 to 100, got '0'"):
         make_agent("pimc:infer=true,candidates=0", BM, 0)
     agent = make_agent("pimc:infer=true,surprise=0.1,candidates=3", BM, 0)
     assert (agent.infer, agent.surprise, agent.candidates) == (True, 0.1, 3)

@@ -1,4 +1,5 @@
-"""The policy agent (bm_env/agents/policy.py): legal play through a deal, seeded sampling, masks in a batch.
+"""The policy agent (bm_env/agents/policy.py): legal play through a deal, seeded sampling, masks in a batch,
+the dense network's logits.
 
 Its checkpoints are those of conftest.policy_checkpoint; their format is tested in test_agents_checkpoint.py."""
 
@@ -60,3 +61,23 @@ def test_sampled_policy_is_seeded_and_batch_respects_masks(policy_checkpoint):
     assert np.array_equal(a, b) and set(a.tolist()) <= {4, 30, 49} and len(set(a.tolist())) > 1
     g = make_agent(f"policy:{path}", BM, 0).act_batch(obs, masks)
     assert set(g.tolist()) <= {4, 30, 49}
+
+
+def test_batched_logits_are_the_dense_networks(policy_checkpoint):
+    """The first layer is summed over the set cells (bm_env/agents/sparse_forward.py): every cell's value counts,
+    negative ones too, a row of zeros is the bias alone, and float observations give the int8 ones' logits."""
+    path, net = policy_checkpoint
+    rng = np.random.default_rng(2)
+    obs = (rng.integers(-128, 128, (64, observation.size(3))) * (rng.random((64, observation.size(3))) < 0.1))
+    obs = obs.astype(np.int8)
+    obs[5] = 0
+    masks = (rng.random((64, 52)) < 0.3).astype(np.int8)
+    masks[:, 7] = 1
+    with torch.no_grad():
+        dense = net(torch.as_tensor(obs, dtype=torch.float32)).masked_fill(torch.as_tensor(masks == 0), -1e30)
+    expected = torch.log_softmax(dense, dim=1).numpy()
+    agent = make_agent(f"policy:{path}", BM, 0)
+    legal = masks != 0
+    for given in (obs, obs.astype(np.float32)):
+        np.testing.assert_allclose(agent.log_probs(given, masks)[legal], expected[legal], rtol=1e-4, atol=1e-4)
+    assert np.array_equal(agent.act_batch(obs, masks), expected.argmax(axis=1))

@@ -25,6 +25,8 @@ from bm_env.engine.cards import (
     suit_of,
 )
 
+import kit
+
 
 def test_ids_of_rules_md():
     # docs/rules.md: 2C=0, 10C=8, 10D=21, JD=22, 2H=26, AH=38, QS=49, KS=50, AS=51.
@@ -76,6 +78,15 @@ def test_masks():
     assert cards_of(FULL_DECK) == list(range(52))
     assert [len(cards_of(s)) for s in SUIT_MASKS] == [13] * 4
     assert cards_of(SUIT_MASKS[2]) == list(range(26, 39))
+
+
+@pytest.mark.parametrize("mask", [-1, -(1 << 52), -5])
+def test_a_negative_mask_is_refused_not_walked_for_ever(mask):
+    # A negative int has infinitely many set bits: cards_of once looped on it without end.
+    with kit.within(5), pytest.raises(ValueError, match=rf"^a bit mask of cards is a whole number of at least 0, got {mask}$"):
+        cards_of(mask)
+    with kit.within(5), pytest.raises(ValueError, match="at least 0"):
+        list(iter_cards(mask))
 
 
 def test_format_hand():

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bm_env import __version__
 from bm_env.cli import args as cli_args
 from bm_env.cli import bench, demo, evaluate, export, play, replay, soak
-from training import cli as train_cli
+from bm_env.training import cli as train_cli
 
 TOOLS = {"bm-eval": evaluate.main, "bm-demo": demo.main, "bm-bench": bench.main, "bm-soak": soak.main,
          "bm-play": lambda argv: play.main(argv, io.StringIO(""), io.StringIO()), "bm-replay": replay.main,
@@ -32,8 +35,9 @@ def refused(tool, argv, capsys):
 @pytest.mark.parametrize("tool, argv, message", [
     ("bm-eval", ["--boards", "0"] + AGENTS, "argument --boards: must be a whole number of at least 1, got '0'"),
     ("bm-eval", ["--boards", "-5"] + AGENTS, "argument --boards: must be a whole number of at least 1, got '-5'"),
-    ("bm-eval", ["--workers", "0"] + AGENTS, "argument --workers: must be a whole number of at least 1, got '0'"),
-    ("bm-eval", ["--workers", "-3"] + AGENTS, "argument --workers: must be a whole number of at least 1"),
+    ("bm-eval", ["--workers", "0"] + AGENTS, "argument --workers: must be a whole number from 1 to 256, got '0'"),
+    ("bm-eval", ["--workers", "-3"] + AGENTS, "argument --workers: must be a whole number from 1 to 256"),
+    ("bm-eval", ["--workers", "1000"] + AGENTS, "argument --workers: must be a whole number from 1 to 256, got '1000'"),
     ("bm-eval", ["--seed", "-1"] + AGENTS, "argument --seed: must be a whole number of at least 0, got '-1'"),
     ("bm-eval", ["--matches", "-1"] + AGENTS, "argument --matches: must be a whole number of at least 0"),
     ("bm-eval", ["--boards", "many"] + AGENTS, "argument --boards: expected a whole number, got 'many'"),
@@ -47,6 +51,28 @@ def refused(tool, argv, capsys):
     ("bm-export", ["checkpoints/black_maria_3p.pt", "--onnx", "/proc/x.onnx"], "argument --onnx: cannot write /proc/x.onnx"),
     ("bm-soak", ["--deals", "0"], "argument --deals: must be a whole number of at least 1"),
     ("bm-soak", ["--presets", "bridge"], "argument --presets: unknown name(s) ['bridge']; allowed: black_maria, "),
+    ("bm-soak", ["--presets", "black_maria,"], "argument --presets: 'black_maria,' has an empty name"),
+    ("bm-soak", ["--deals", "10", "--env-deals", "11"], "--env-deals 11 is more than --deals 10"),
+    ("bm-soak", ["--batch", "1000000000"], "argument --batch: must be a whole number from 1 to 65536, got '1000000000'"),
+    ("bm-bench", ["--only", ","], "argument --only: ',' has an empty name; give names separated by commas"),
+    ("bm-bench", ["--only", ""], "argument --only: '' has an empty name"),
+    ("bm-bench", ["--only", "engine,bogus"], "argument --only: unknown name(s) ['bogus']; allowed: "),
+    ("bm-play", ["--watch", "--delay", "1e300"], "argument --delay: must be a number from 0 to 60, got '1e300'"),
+    ("bm-play", ["--watch", "--delay", "1e9"], "argument --delay: must be a number from 0 to 60, got '1e9'"),
+    ("bm-play", ["--watch", "--delay", "nan"], "argument --delay: must be a number from 0 to 60, got 'nan'"),
+    ("bm-demo", ["--agents", "random", "random"], "--agents: the tournament needs at least two agent specs, none "
+                                                  "repeated"),
+    ("bm-demo", ["--agents", "random"], "--agents: the tournament needs at least two agent specs"),
+    ("bm-export", ["checkpoints/black_maria_3p.pt", "--torchscript", "checkpoints/black_maria_3p.pt"],
+     "--torchscript checkpoints/black_maria_3p.pt is the input CHECKPOINT checkpoints/black_maria_3p.pt: writing it "
+     "would destroy the input"),
+    ("bm-export", ["checkpoints/black_maria_3p.pt", "--torchscript", "checkpoints/../checkpoints/black_maria_3p.pt"],
+     "would destroy the input"),
+    ("bm-export", ["checkpoints/black_maria_3p.pt", "--onnx", "m.x", "--torchscript", "m.x"],
+     "--torchscript and --onnx are the same file m.x: give each its own file name"),
+    ("bm-replay", ["tests/golden/x.json", "--html", "tests/golden/x.json"],
+     "--html tests/golden/x.json is the input RECORD.json tests/golden/x.json: writing it would destroy the input"),
+    ("bm-replay", ["g.json", "--html", "g.html", "--seat", "-1"], "argument --seat: must be a whole number of at least 0"),
 ])
 def test_bad_arguments_are_one_line_errors(tool, argv, message, capsys):
     assert message in refused(tool, argv, capsys)
@@ -127,6 +153,36 @@ def test_converters_accept_values_already_read():
     for bad in (True, 0, "1.5"):
         with pytest.raises(argparse.ArgumentTypeError):
             cli_args.positive_int(bad)
-    for bad in ("-1", "nan", "inf", "x"):
+    for bad in ("-1", "nan", "inf", "x", float("nan"), float("inf"), True):
         with pytest.raises(argparse.ArgumentTypeError):
-            cli_args.non_negative_float(bad)
+            cli_args.float_range(0, 60)(bad)
+    for bad in (7.7, "7.7", float("nan")):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected a whole number"):
+            cli_args.positive_int(bad)
+
+
+def test_an_output_that_is_a_hard_link_to_the_input_is_refused(tmp_path, capsys):
+    record = tmp_path / "g.json"
+    record.write_text("{}")
+    (tmp_path / "link.html").hardlink_to(record)
+    err = refused("bm-replay", [str(record), "--html", str(tmp_path / "link.html")], capsys)
+    assert "writing it would destroy the input" in err and record.read_text() == "{}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.floats(), st.integers(-10**30, 10**30), st.text(max_size=8), st.booleans(), st.none()))
+def test_a_number_is_taken_only_when_finite_of_its_type_and_in_range(value):
+    """Whatever the value (text or already read), a converter returns a number in range or refuses it in one sentence."""
+    for text in (value, str(value)):
+        try:
+            x = cli_args.float_range(0, 60)(text)
+        except argparse.ArgumentTypeError as e:
+            assert str(e).startswith("must be a number from 0 to 60, got ")
+        else:
+            assert isinstance(x, float) and math.isfinite(x) and 0 <= x <= 60
+        try:
+            n = cli_args.workers(text)
+        except argparse.ArgumentTypeError as e:
+            assert str(e).startswith(("must be a whole number from 1 to 256, got ", "expected a whole number, got "))
+        else:
+            assert type(n) is int and 1 <= n <= 256 and not isinstance(text, (bool, float))

@@ -60,6 +60,32 @@ def test_quit_and_end_of_input_abandon_cleanly(tmp_path):
     assert json.loads(path.read_text())["deals"]
 
 
+class CtrlC:
+    """stdin of a person who presses Ctrl-C at the first prompt."""
+
+    def readline(self):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_writes_the_record_as_quit_does(tmp_path):
+    path = tmp_path / "g.json"
+    out = io.StringIO()
+    assert main(["--seed", "2", "--record", str(path)], CtrlC(), out) == 130
+    assert "Game abandoned." in out.getvalue() and f"Game record saved to {path}" in out.getvalue()
+    assert json.loads(path.read_text())["deals"][0]["scores"] is None  # the deal as far as it went
+
+
+def test_save_asks_before_overwriting_a_file_that_is_not_this_games_record(tmp_path):
+    other = tmp_path / "notes.json"
+    other.write_text("keep me")
+    rc, out = play_at_terminal(["--seed", "2"], Script([f"save {other}", "no", "quit"]))
+    assert rc == 0 and f"{other} exists and is not this game's record: overwrite it? (yes/no)" in out
+    assert f"Not saved: {other} is left as it was." in out and other.read_text() == "keep me"
+    rc, out = play_at_terminal(["--seed", "2"], Script([f"save {other}", "yes", f"save {other}", "quit"]))
+    assert out.count("overwrite it?") == 1 and out.count(f"Game record saved to {other}") == 2  # then it is its own
+    assert json.loads(other.read_text())["deals"]
+
+
 def test_save_on_request_and_a_match_of_another_preset(tmp_path):
     path = tmp_path / "m.json"
     rc, out = play_at_terminal(["--preset", "black_maria", "--players", "4", "--match", "--seed", "5", "--seat", "2",
@@ -125,7 +151,7 @@ def test_numbers_and_the_record_path_are_checked_before_the_game(capsys, tmp_pat
                           (["--players", "0"], "argument --players: must be a whole number of at least 1"),
                           (["--record", str(tmp_path)], "is a directory; give a file name"),
                           (["--record", "/proc/nowhere/game.json"], "cannot write /proc/nowhere/game.json"),
-                          (["--delay", "-1"], "argument --delay: must be a number of at least 0"),
+                          (["--delay", "-1"], "argument --delay: must be a number from 0 to 60, got '-1'"),
                           (["--reveal"], "--reveal goes with --watch (agents play every seat)"),
                           (["--delay", "0"], "--delay goes with --watch"),
                           (["--watch", "--seat", "1"], "--seat is your seat; with --watch agents play every seat"),
@@ -143,7 +169,7 @@ def test_numbers_and_the_record_path_are_checked_before_the_game(capsys, tmp_pat
 def test_the_shipped_agent_is_the_default_opponent_and_the_heuristic_is_one_flag_away(monkeypatch, tmp_path):
     import bm_env.agents.shipped as shipped
 
-    monkeypatch.setattr(shipped, "CHECKPOINTS", tmp_path)  # no shipped agent here
+    monkeypatch.setattr(shipped, "shipped_agents", dict)  # no shipped agent here
     out = io.StringIO()
     assert main(["--seed", "1"], io.StringIO("quit\n"), out) == 0
     assert "Opponents: heuristic." in out.getvalue()
@@ -152,7 +178,7 @@ def test_the_shipped_agent_is_the_default_opponent_and_the_heuristic_is_one_flag
         pytest.skip("checkpoints/black_maria_3p.pt is not in this checkout")
     out = io.StringIO()
     assert main(["--seed", "1"], io.StringIO("quit\n"), out) == 0
-    assert "Opponents: policy:" in out.getvalue() and "black_maria_3p.pt" in out.getvalue()
+    assert "Opponents: policy:black_maria_3p (the shipped agent for these rules)." in out.getvalue()
     out = io.StringIO()
     assert main(["--seed", "1", "--opponents", "heuristic"], io.StringIO("quit\n"), out) == 0
     assert "Opponents: heuristic." in out.getvalue()

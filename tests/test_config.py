@@ -7,7 +7,7 @@ import yaml
 
 from bm_env.cli.evaluate import EvalConfig, main
 from bm_env.config import ConfigError, load_config
-from training.config import load_train_config
+from bm_env.training.config import load_train_config
 
 from kit import ROOT
 
@@ -67,3 +67,23 @@ def test_a_binary_file_is_not_a_config(tmp_path):
     path.write_bytes(b"\x00\xff\xfe")
     with pytest.raises(ConfigError, match=r"c.yaml: not a text file \(a config is UTF-8 YAML\)$"):
         load_config(EvalConfig, path)
+
+
+def test_a_key_given_twice_is_refused_in_every_yaml_the_project_reads(tmp_path):
+    path = _write(tmp_path, "agents: [random, random, random]\nboards: 10\nboards: 20\n")
+    with pytest.raises(ConfigError, match=r"c.yaml: line 3: key 'boards' is given twice \(first on line 2\)"):
+        load_config(EvalConfig, path)
+    path = _write(tmp_path, "rules: {moon: off, moon: shooter_minus}\n")
+    with pytest.raises(ConfigError, match="key 'moon' is given twice"):
+        load_train_config(str(path))
+    with pytest.raises(ConfigError, match="key 'moon' is given twice"):
+        load_train_config(None, ["rules={moon: off, moon: off}"])
+
+
+def test_yes_no_on_off_are_words_not_booleans(tmp_path):
+    """YAML 1.1 reads ``moon: off`` as False; the project's loader reads it as the rules value 'off'."""
+    path = _write(tmp_path, "preset: american_hearts\nrules: {moon: off}\n")
+    assert load_train_config(str(path)).make_rules().moon == "off"
+    path = _write(tmp_path, "agents: [random, random, random]\nrules: {moon: on}\n")
+    assert load_config(EvalConfig, path).rules == {"moon": "on"}  # then refused by the rules, naming moon's values
+    assert load_train_config(None, ["critic_state=false"]).critic_state is False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bm_env.engine.cards import parse_card
+from bm_env.engine.cards import cards_of, parse_card
 from bm_env.engine.deal import PLAY, Deal, IllegalActionError, deal_hands
 from bm_env.engine.rules import RulesError, make_rules
 from bm_env.engine.scoring import shooter_would_lead
@@ -536,10 +536,34 @@ GOOD = deal_hands(BM, 3, 0, np.random.default_rng(0))
     # move one card from hand 0 to hand 1: the deck is whole but the sizes differ
     ([GOOD[0] & (GOOD[0] - 1), GOOD[1] | (GOOD[0] & -GOOD[0]), GOOD[2]], 0, r"hands must all be the same size, got sizes \[16, 18, 17\]"),
     (GOOD, 3, r"dealer must be a position in 0\.\.2, got 3"),
+    (GOOD, 1.0, r"dealer must be a position in 0\.\.2, got 1\.0"),
+    # masks and card ids by the one rule (bm_env.engine.checks): a negative mask would never end a walk over its bits
+    ([-1, 0, 0], 0, r"^the hand of position 0 must be a bit mask of cards, a whole number in 0\.\.2\*\*52 - 1, got -1$"),
+    ([GOOD[0], GOOD[1], 1 << 60], 0, r"^the hand of position 2 must be a bit mask of cards, .*, got 1152921504606846976$"),
+    ([[7.7] + cards_of(GOOD[0])[1:], GOOD[1], GOOD[2]], 0, r"^a card of position 0 must be a card id in 0\.\.51, got 7\.7$"),
+    ([[-1], GOOD[1], GOOD[2]], 0, r"^a card of position 0 must be a card id in 0\.\.51, got -1$"),
+    ([["QS"], GOOD[1], GOOD[2]], 0, r"^a card of position 0 must be a card id in 0\.\.51, got 'QS'$"),
+    ([2.5, GOOD[1], GOOD[2]], 0, r"^the hand of position 0 must be a bit mask or a sequence of card ids, got 2\.5$"),
+    (5, 0, r"^hands must be a sequence of hands, one per position, got 5$"),
 ])
 def test_bad_hands(hands, dealer, message):
-    with pytest.raises(ValueError, match=message):
+    with kit.within(5), pytest.raises(ValueError, match=message):
         Deal(BM, hands, dealer)
+
+
+@pytest.mark.parametrize("kitty, message", [
+    ([-3], r"^a card of the kitty must be a card id in 0\.\.51, got -3$"),
+    ([2.0], r"^a card of the kitty must be a card id in 0\.\.51, got 2\.0$"),
+    ("QS", r"^kitty must be a sequence of card ids, got 'QS'$"),
+])
+def test_bad_kitty_cards(kitty, message):
+    with pytest.raises(ValueError, match=message):
+        Deal(make_rules("american_hearts", 3, kitty="first_trick"), GOOD, 0, kitty=kitty)
+
+
+def test_pass_direction_must_be_a_name():
+    with pytest.raises(ValueError, match=r"^pass_direction must be a direction name such as 'right' or 'hold', got 1$"):
+        Deal(BM, GOOD, 0, 1)
 
 
 def test_bad_deal_options():
@@ -549,11 +573,21 @@ def test_bad_deal_options():
         Deal(BM, GOOD, 0, "up")
 
 
-@pytest.mark.parametrize("action", [52, -1, True, "QS", 3.0])
+@pytest.mark.parametrize("action", [52, -1, 2**70])
 def test_actions_outside_the_action_space(action):
     deal = Deal(BM, GOOD, 0, "right")
     with pytest.raises(IllegalActionError, match=r"is outside the action space 0\.\.51"):
         deal.step(action)
+
+
+@pytest.mark.parametrize("action", [True, "QS", 3.0, float("nan"), None, [3], np.float64(3.0)])
+def test_actions_that_are_not_ints_are_refused_as_such(action):
+    deal = Deal(BM, GOOD, 0, "right")
+    state = deal.hands
+    with pytest.raises(IllegalActionError, match=r"^an action must be an int action id in 0\.\.51 \(a Python or "
+                                                r"numpy integer\), got "):
+        deal.step(action)
+    assert deal.hands == state and deal.to_act == deal.eldest
 
 
 def test_a_card_not_held_is_illegal():

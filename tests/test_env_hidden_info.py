@@ -1,14 +1,16 @@
 """Hidden information: what one player observes cannot depend on what they cannot know."""
 
+import re
+
 import numpy as np
 import pytest
 
 from bm_env.black_maria_v0 import raw_env
 from bm_env.engine.cards import cards_of
-from bm_env.engine.deal import PASS, deal_hands
-from bm_env.env.observation import offsets
+from bm_env.engine.deal import DISCARD, PASS, deal_hands
+from bm_env.env.observation import decode, offsets
 
-from kit import swap_unseen
+from kit import cards, names, swap_unseen
 
 
 def _play(kwargs, hands, dealer, actions, observer):
@@ -118,3 +120,49 @@ def test_state_holds_every_hand_but_observe_does_not():
         plane = set(np.flatnonzero(obs0[sl]))
         assert not plane & set(cards_of(others))
     assert e.state_space.contains(st)
+
+
+def _deal_points_shown(svg: str, seat: int) -> int:
+    return int(re.search(rf'class="deal-points" data-seat="{seat}" data-value="(-?\d+)"', svg).group(1))
+
+
+def test_the_kittys_points_are_its_takers_alone_until_the_deal_is_scored():
+    """Cancellation, seed 0, lowest legal card each time: an all-clubs first trick goes to player_3
+    with the kitty, 3♥ and 9♥ (2 points). player_3 counts them at once; the others see 0 for it,
+    in the information state, the observation, the text and the picture, until the deal's end."""
+    e = raw_env(rules="cancellation", episode="deal")
+    e.reset(seed=0)
+    deal = e.match.deal
+    while deal.kitty_taker is None:
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert names(deal.kitty) == "3H 9H" and deal.kitty_taker == 3 and deal.tricks[0][1] == (0, 1, 5, 6, 0, 1)
+    rules = e.rules
+    for seat, shown in [(3, 2), (4, 0), (0, 0)]:
+        assert e.information_state(f"player_{seat}").points_taken[3] == shown
+        points = decode(e.observe(f"player_{seat}")["observation"], 6, rules)["points_taken"]
+        assert points[(3 - seat) % 6] == shown
+        assert f"player_3{' (you)' if seat == 3 else ''}: match 0, this deal {shown}" in e.render_text(seat)
+        assert _deal_points_shown(e.render_svg(seat), 3) == shown
+    assert _deal_points_shown(e.render_svg(4, reveal=True), 3) == 2  # a spectator sees every point
+    while not e.terminations[e.agent_selection]:
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    taken = deal.captured
+    assert all(e.information_state(f"player_{s}").points_taken == taken for s in range(6))
+
+
+def test_face_down_discards_are_their_takers_points_alone():
+    """kitty_to_hand, 3 players, seed 3, lowest legal card each time: player_2 wins the first trick
+    (no points) and takes the kitty, 8♦, into its hand; it discards T♥ face down (1 point). Only
+    player_2's own view counts that point before the deal is scored."""
+    e = raw_env(rules="american_hearts", num_players=3, kitty="first_trick", kitty_to_hand=True, episode="deal")
+    e.reset(seed=3)
+    deal = e.match.deal
+    while deal.phase != DISCARD:
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert deal.kitty_taker == 2 and names(deal.kitty) == "8D" and deal.captured == (0, 0, 0)
+    e.step(cards("TH")[0])
+    assert deal.captured == (0, 0, 1)
+    for seat, shown in [(2, 1), (0, 0), (1, 0)]:
+        assert e.information_state(f"player_{seat}").points_taken[2] == shown
+        points = decode(e.observe(f"player_{seat}")["observation"], 3, e.rules)["points_taken"]
+        assert points[(2 - seat) % 3] == shown

@@ -82,9 +82,24 @@ def test_hands_that_do_not_make_the_deck_are_refused():
         raw_env().reset(seed=0, options={"hands": bad, "dealer": 0})
 
 
-def test_unknown_reset_options_are_refused_naming_the_known_ones():
-    with pytest.raises(ValueError, match=r"^unknown reset option\(s\) \['hand'\]; known options: \['hands', 'dealer', "):
-        raw_env().reset(seed=0, options={"hand": 1})
+def test_an_unknown_reset_option_is_ignored_with_a_warning_naming_the_known_ones():
+    hands = _hands()
+    e, plain = raw_env(), raw_env()
+    with pytest.warns(UserWarning, match=r"^unknown reset option\(s\) \['hand'\]; known options: \['hands', 'dealer', "
+                                         r".*\]; ignored \(strict_options=True refuses them\)$"):
+        e.reset(seed=0, options={"hand": 1, "hands": hands, "dealer": 1})
+    plain.reset(seed=0, options={"hands": hands, "dealer": 1})
+    np.testing.assert_array_equal(e.state(), plain.state())  # the known options still deal the given hands
+
+
+def test_strict_options_refuse_an_unknown_reset_option_and_change_nothing():
+    e = raw_env(strict_options=True)
+    e.reset(seed=0)
+    before = e.state()
+    with pytest.raises(ValueError, match=r"^unknown reset option\(s\) \['hand'\]; known options: \['hands', 'dealer', "
+                                         r"'pass_direction', 'rotate', 'kitty'\]$"):
+        e.reset(seed=1, options={"hand": 1})
+    np.testing.assert_array_equal(e.state(), before)
 
 
 def test_a_card_twice_in_one_hand_is_named_as_a_duplicate():

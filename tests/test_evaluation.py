@@ -227,3 +227,42 @@ def test_a_worker_caps_torch_threads_after_its_policy_agent_imports_torch(policy
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "1"
+
+
+@pytest.mark.parametrize("preset,players", [("black_maria", 3), ("petrone_black_mariah", 4)])
+def test_the_table_has_one_signed_column_positive_for_the_stronger_agent(preset, players):
+    """Lowest-wins and highest-wins presets alike, 'better than fair share' is the agent's
+    advantage, positive for the rule player against random ones; no column of the other sign."""
+    rules = make_rules(preset, num_players=players)
+    res = evaluate(rules, ["heuristic"] + ["random"] * (players - 1), 6, seed=0, workers=1, progress=False)
+    head, _, *rows = to_markdown(res).splitlines()
+    cols = [c.strip() for c in head.strip("|").split("|")]
+    assert "vs fair share" not in cols and "better by" not in cols
+    row = next(r for r in rows if r.startswith("| heuristic "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    value = float(cells[cols.index("better than fair share")])
+    h = next(a for a in res.agents if a.label == "heuristic")
+    assert value == pytest.approx(h.advantage, abs=0.006) and value > 0
+    assert (h.mean < res.fair_share) == rules.lower_wins  # the raw mean keeps the rules' direction
+
+
+def test_ctrl_c_with_two_workers_ends_in_one_line_without_tracebacks(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group: the workers as well as bm-eval."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "bm_env.cli.evaluate", "--agents", "heuristic", "random", "random",
+                             "--boards", "3000", "--workers", "2", "--no-progress", "--out", str(tmp_path / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    children = f"/proc/{proc.pid}/task/{proc.pid}/children"
+    deadline = time.time() + 120
+    while len(open(children).read().split()) < 3:  # the resource tracker and two workers
+        assert time.time() < deadline and proc.poll() is None
+        time.sleep(0.1)
+    time.sleep(3)  # the workers are playing boards
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err == "\nbm-eval: interrupted; nothing was written\n" and not (tmp_path / "out").exists()

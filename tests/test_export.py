@@ -15,7 +15,7 @@ from bm_env.engine.rules import make_rules
 
 from kit import SHIPPED_AGENT
 
-ort = pytest.importorskip("onnxruntime", reason="onnxruntime is in the export extras (pip install -e '.[export]')")
+ort = pytest.importorskip("onnxruntime", reason="onnxruntime is in the export extras (pip install 'black-maria[export]')")
 
 
 def _observed_batch(deals: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -104,4 +104,4 @@ def test_onnx_export_without_its_extras_says_what_to_install(tmp_path, capsys, m
 
     monkeypatch.setitem(sys.modules, "onnxscript", None)  # an import of it now fails
     assert export_cli.main([str(SHIPPED_AGENT), "--onnx", str(tmp_path / "x.onnx")]) == 2
-    assert "pip install -e '.[export]'" in capsys.readouterr().err
+    assert "pip install 'black-maria[export]'" in capsys.readouterr().err

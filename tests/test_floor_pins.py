@@ -1,16 +1,12 @@
 """scripts/floor_pins.py: the pins of the oldest-versions environment are pyproject.toml's floors."""
 
-import importlib.util
-
 import pytest
 
-from kit import ROOT
+from kit import ROOT, load_script
 
 tomllib = pytest.importorskip("tomllib", reason="scripts/floor_pins.py reads pyproject.toml with tomllib (3.11+)")
 
-_spec = importlib.util.spec_from_file_location("floor_pins", ROOT / "scripts" / "floor_pins.py")
-floor_pins = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(floor_pins)
+floor_pins = load_script("floor_pins")
 
 
 def test_one_pin_per_core_and_test_dependency_at_its_floor():

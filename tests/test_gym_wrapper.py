@@ -154,7 +154,7 @@ def test_policy_spec_opponents_use_the_checkpoint():
 def test_bad_opponent_specs_are_refused_with_the_accepted_forms():
     with pytest.raises(AgentSpecError, match=r"unknown agent 'nosuch'.*accepted: random \| heuristic"):
         SingleAgentEnv(opponents="nosuch")
-    with pytest.raises(AgentSpecError, match="worlds=0 must be at least 1"):
+    with pytest.raises(AgentSpecError, match=r"worlds must be a whole number from 1 to 10000, got '0'"):
         SingleAgentEnv(opponents=["heuristic", "pimc:worlds=0"])
     with pytest.raises(ValueError, match=r"opponent for seat 2 must be an agent spec such as 'heuristic'.*got 5"):
         SingleAgentEnv(opponents=["heuristic", 5])

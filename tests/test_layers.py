@@ -128,3 +128,21 @@ def test_a_policy_agent_says_it_needs_torch_when_it_is_missing():
         """)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ImportError") and "torch" in done.stdout
+
+
+def test_the_vector_env_with_random_and_rule_based_opponents_runs_without_torch():
+    """Only a policy opponent loads torch; the engine alone does not load Gymnasium either."""
+    done = _run(NO_TORCH, """
+        import numpy as np
+        import bm_env.vector
+        print("gymnasium" in sys.modules)
+        from bm_env.vector import make_vector_env
+        for opponents in ("random", "heuristic"):
+            env = make_vector_env("black_maria", num_envs=4, opponents=opponents, seed=0)
+            obs, info = env.reset()
+            for _ in range(25):
+                obs, rewards, terminated, truncated, info = env.step(np.argmax(info["action_mask"], axis=1))
+        print("torch" in sys.modules)
+        """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]

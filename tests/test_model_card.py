@@ -1,20 +1,15 @@
 """scripts/model_card.py: a stage's line says where the stage started from."""
 
-import importlib.util
-
 import pytest
 
-from training.config import config_from_dict
+from bm_env.training.config import config_from_dict
 
-from kit import ROOT
+from kit import load_script
 
 
 @pytest.fixture(scope="module")
 def model_card():
-    spec = importlib.util.spec_from_file_location("model_card", ROOT / "scripts" / "model_card.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("model_card")
 
 
 def stage(**config):
@@ -30,3 +25,30 @@ def test_a_stage_line_names_its_start(model_card):
     assert "started from the policy of `checkpoints/black_maria_3p.pt` (critic and optimiser fresh)" in after_policy
     assert "training state" not in after_policy
     assert "10,000 decisions/s on average" in after_policy and "precision auto (bf16 here)" in after_policy
+
+
+def test_a_card_follows_the_template_and_its_rows_are_the_evaluations(model_card, tmp_path):
+    """Every section of the template, in order; each evaluation row is that run's figure; no
+    commit, date or target words."""
+    import re
+
+    from bm_env import make_rules
+    from bm_env.evaluation import evaluate, write_report
+
+    rules = make_rules("black_maria")
+    folders = []
+    for opponent in ("heuristic_v1", "random"):
+        res = evaluate(rules, ["heuristic", opponent, opponent], 3, seed=0, workers=1, progress=False)
+        write_report(res, str(tmp_path / opponent))
+        folders.append((str(tmp_path / opponent), res.agents[0].advantage))
+    stages = [{**stage(preset="black_maria"), "dir": "runs/black_maria_3p"},
+              {**stage(preset="black_maria", init_from="runs/black_maria_3p"), "dir": "runs/black_maria_3p_stage2"}]
+    lines = model_card.card_lines("black_maria_3p", stages, [f for f, _ in folders], "a 2-vCPU test machine", "fp32",
+                                  "It shoots the moon rarely.", "Measured on Black Maria only.")
+    text = "\n".join(lines)
+    heads = [line[3:] for line in lines if line.startswith("## ")]
+    assert heads == list(model_card.SECTIONS)
+    for folder, advantage in folders:
+        assert f"**{advantage:+.2f} ± " in text
+    assert "It shoots the moon rarely." in text.split("## Behaviour worth knowing")[1].split("## Limitations")[0]
+    assert not re.search(r"\btarget|\bcommit\b|\b20\d\d-\d\d-\d\d\b", text, re.IGNORECASE)

@@ -131,8 +131,8 @@ def test_pass_worlds_need_a_guide_and_numbers_in_range():
     from bm_env.agents import PimcAgent
 
     for spec, words in [("pimc:pass_worlds=8", "no guide was given"),
-                        (f"pimc:{GUIDE},pass_worlds=0", "pass_worlds=0 must be at least 1"),
-                        (f"pimc:{GUIDE},pass_worlds=8,pass_candidates=0", "pass_candidates=0 must be at least 1")]:
+                        (f"pimc:{GUIDE},pass_worlds=0", "pass_worlds must be a whole number from 1 to 10000, got .0."),
+                        (f"pimc:{GUIDE},pass_worlds=8,pass_candidates=0", "pass_candidates must be a whole number from 1 to 1000, got .0.")]:
         with pytest.raises(AgentSpecError, match=words):
             make_agent(spec, BM, 0)
     with pytest.raises(ValueError, match="pass_worlds must be >= 0"):

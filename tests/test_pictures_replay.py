@@ -180,3 +180,15 @@ def test_cli_writes_the_page_and_refuses_what_it_cannot_read(tmp_path, capsys):
     broken.write_text(json.dumps(rec), encoding="utf-8")
     assert replay_main([str(broken), "--html", str(out)]) == 2
     assert "tricks[0]" in capsys.readouterr().err
+
+
+def test_bm_replay_refuses_nan_thoughts_and_deep_nesting_in_one_line(tmp_path, capsys):
+    from bm_env.cli.replay import main
+
+    path = tmp_path / "g.json"
+    for text, words in [('{"thoughts": [{"values": {"QS": NaN}}]}', "NaN is not a JSON number"),
+                        ("[" * 100_000 + "]" * 100_000, "nested too deeply")]:
+        path.write_text(text)
+        assert main([str(path), "--html", str(tmp_path / "g.html")]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err and not (tmp_path / "g.html").exists()

@@ -24,32 +24,6 @@ from bm_env.evaluation.play import agent_action
 
 pytestmark = pytest.mark.browser
 
-SETUP = "run scripts/setup_browser.sh (Debian's chromium and chromium-driver, and selenium)"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError as e:
-        pytest.fail(f"selenium is not installed ({e}); {SETUP}")
-    options = webdriver.ChromeOptions()
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if binary is None or driver_path is None:
-        pytest.fail(f"chromium or chromedriver is not on PATH; {SETUP}")
-    options.binary_location = binary
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"):
-        options.add_argument(arg)
-    try:
-        driver = webdriver.Chrome(options=options, service=Service(driver_path))
-    except Exception as e:  # selenium raises several kinds when the browser cannot start
-        pytest.fail(f"headless Chromium did not start: {type(e).__name__}: {e}")
-    yield driver
-    driver.quit()
-
-
 @pytest.fixture(scope="module")
 def match_record(tmp_path_factory):
     """A two-deal match with pimc thinking at seat 0, written and turned into a spectator's page."""

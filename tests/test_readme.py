@@ -108,28 +108,28 @@ TABLES = {
 
 
 def test_environment_doc_has_the_observation_table_of_the_code():
-    assert layout_table(3) in _text("docs/environment.md")
+    assert layout_table(3) in _text("docs/observation.md")
 
 
-def test_rules_doc_has_the_generated_tables_of_the_code():
-    doc = _text("docs/rules.md")
-    for name in ("presets", "values", "decks"):
-        assert TABLES[name]() in doc, f"docs/rules.md: the {name} table differs from the code's " \
-                                      f"(python tests/test_readme.py {name})"
+@pytest.mark.parametrize("page,name", [("docs/rules.md", "presets"), ("docs/options.md", "values"),
+                                       ("docs/options.md", "decks")])
+def test_rules_docs_have_the_generated_tables_of_the_code(page, name):
+    assert TABLES[name]() in _text(page), f"{page}: the {name} table differs from the code's " \
+                                          f"(python tests/test_readme.py {name})"
 
 
-def test_rules_doc_names_every_preset_and_every_option():
+def test_rules_docs_name_every_preset_and_every_option():
     doc = _text("docs/rules.md")
     for name in PRESETS:
         assert f"| `{name}`" in doc
-    options = doc.split("## Every option", 1)[1]
+    options = _text("docs/options.md").split("## Every option", 1)[1]
     missing = [f.name for f in dataclasses.fields(Rules) if f"`{f.name}`" not in options]
-    assert not missing, f"docs/rules.md does not document the rules option(s) {missing}"
+    assert not missing, f"docs/options.md does not document the rules option(s) {missing}"
 
 
 def _feature_rows() -> dict[str, str]:
     """part -> its cells column, from the table of the parts the extension rule systems add."""
-    doc = _text("docs/environment.md").split("## Parts of the extension rule systems", 1)[1]
+    doc = _text("docs/observation.md").split("## Parts of the extension rule systems", 1)[1]
     rows = {}
     for line in doc.splitlines():
         m = re.match(r"\| `(\w+)` \| ([0-9n+ ]+) \|", line)
@@ -146,7 +146,7 @@ def test_environment_doc_lists_every_extension_part_with_its_size():
         base = len(layout(n))
         for feature in features:
             for part, size in layout(n, (feature,))[base:]:
-                assert part in rows, f"docs/environment.md does not list the part {part!r} (rules feature {feature})"
+                assert part in rows, f"docs/observation.md does not list the part {part!r} (rules feature {feature})"
                 expected = eval(re.sub(r"(\d)n", r"\1*n", rows[part]), {"n": n})
                 assert expected == size, f"{part}: docs say {rows[part]} cells, the code has {size} for {n} players"
 
@@ -207,7 +207,9 @@ def test_python_example_runs(page, index, monkeypatch):
     monkeypatch.chdir(ROOT)  # the examples name files of the repository (checkpoints/...)
     code = _python_blocks(page)[index]
     if "onnxruntime" in code:  # the export example needs the export extras (not in the oldest-versions run)
-        pytest.importorskip("onnxruntime", reason="the export example needs the export extras (pip install -e '.[export]')")
+        pytest.importorskip("onnxruntime", reason="the export example needs the export extras (pip install 'black-maria[export]')")
+    if "bm_env.web" in code:  # the web table's example needs the web extra (not in the fast suite's environment)
+        pytest.importorskip("starlette", reason="the web table's example needs the web extra (pip install 'black-maria[web]')")
     exec(compile(code, f"{page} example {index}", "exec"), {"__name__": "doc_example"})
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bm_env.engine.cards import cards_of
+from bm_env.engine.deal import DISCARD
 from bm_env.engine.match import Match
 from bm_env.engine.record import (
     RecordError, deal_record, load_record, match_record, replay_deal, replay_match, write_record,
@@ -140,6 +141,25 @@ def test_a_deal_left_part_way_replays_to_where_it_stopped(preset, steps, tmp_pat
     assert deal_record(replayed) == rec
     write_replay(tmp_path / "left.html", rec)
     assert "player_" in (tmp_path / "left.html").read_text(encoding="utf-8")
+
+
+def test_a_deal_left_among_the_kitty_discards_replays_to_where_it_stopped():
+    """Quit after the first of the kitty taker's two discards: the record replays to that point; the
+    same record claiming the deal's scores is refused, a discard short."""
+    rules = make_rules("american_hearts", 5, kitty="first_trick", kitty_to_hand=True)
+    m = Match(rules, 2)
+    chooser = random.Random(2)
+    while not (m.deal.phase == DISCARD and m.deal.kitty_discards):
+        legal = cards_of(m.deal.legal)
+        m.step(legal[chooser.randrange(len(legal))])
+    assert m.deal.discards_left == 1
+    rec = json.loads(json.dumps(deal_record(m.deal)))
+    replayed = replay_deal(rec)
+    assert replayed.phase == DISCARD and replayed.kitty_discards == m.deal.kitty_discards
+    assert deal_record(replayed) == rec
+    rec["scores"] = [0] * 5
+    with pytest.raises(RecordError, match=r"^kitty_discards: 1 recorded, the kitty taker discards 2"):
+        replay_deal(rec)
 
 
 def test_an_unfinished_record_with_tricks_after_incomplete_passes_is_rejected():

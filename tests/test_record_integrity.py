@@ -127,3 +127,41 @@ def test_every_deal_record_of_a_tie_break_match_still_replays():
     m = random_match(make_rules("slippery_anne", 3), 1800)  # ends in a tie-break deal among all three
     rec = json.loads(json.dumps(match_record(m)))
     assert [deal_record(d) for d in replay_match(rec)] == rec["deals"]
+
+
+def test_a_renege_entry_on_a_deal_that_ended_normally_is_rejected():
+    rec = _match_record()
+    deal = rec["deals"][0]
+    first = deal["tricks"][0]
+    deal["renege"] = {"seat": first["leader"], "card": first["cards"][0], "phase": "play"}
+    _fails(rec, r"^deals\[0\]: renege: recorded \(player_\d plays '..'\), but every recorded decision is legal: "
+                r"the deal has no renege")
+
+
+def test_unknown_fields_are_rejected_however_large():
+    rec = _match_record()
+    rec["deals"][1]["comment"] = "x" * 30_000_000
+    msg = _fails(rec, r"^deals\[1\]: record: unknown field\(s\) 'comment'; a record of these rules has \['format'")
+    assert len(msg) < 400
+    rec = _match_record()
+    rec["producer"] = "elsewhere"
+    _fails(rec, r"^record: unknown field\(s\) 'producer'")
+    rec = _match_record()
+    rec["deals"][0]["tricks"][2]["note"] = 1
+    _fails(rec, r"^deals\[0\]: tricks\[2\]: unknown field\(s\) 'note'")
+    rec = _match_record()
+    rec["deals"][0]["kitty"] = []  # a field of the kitty rules, under rules without a kitty
+    _fails(rec, r"^deals\[0\]: record: unknown field\(s\) 'kitty'")
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"format": NaN}', "NaN is not a JSON number"),
+    ('{"totals": [Infinity]}', "Infinity is not a JSON number"),
+    ('{"x": -Infinity}', "-Infinity is not a JSON number"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply to be a game record"),
+])
+def test_files_python_would_read_but_json_does_not_allow_are_rejected(text, words, tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=f"^{path}: .*{words}"):
+        load_record(path)

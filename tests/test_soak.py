@@ -12,11 +12,18 @@ def test_ci_sized_soak_plays_every_configuration_without_failures(capsys):
     assert main(["--deals", "3000", "--batch", "256", "--seed", "7"]) == 0
     out = capsys.readouterr().out
     configs = sum(len(p.player_counts) for p in PRESETS.values())
-    assert f"over {configs} preset/player-count configurations" in out
+    assert f"over {configs} of {configs} preset/player-count configurations" in out
     assert "0 failure(s)" in out
     # Every configuration went through env(); the vector engine took the rest.
     assert out.count(" env ") == configs
     assert "cancellation           10p env" in out
+
+
+def test_the_summary_counts_the_configurations_a_short_run_played(capsys):
+    assert main(["--deals", "1", "--presets", "black_maria,american_hearts"]) == 0
+    out = capsys.readouterr().out
+    configs = len(soak.configurations(["black_maria", "american_hearts"]))
+    assert "bm-soak: 1 deals" in out and f"over 1 of {configs} preset/player-count configurations" in out
 
 
 def test_the_split_gives_env_deals_to_every_configuration_and_the_rest_to_the_vector_engine():

@@ -96,7 +96,12 @@ def test_a_record_with_thoughts_round_trips_through_a_file(tmp_path):
     ([{"decision": -1, "seat": 0, "kind": "value", "values": {"QS": 1}}], ["decision must be"]),
     ([{"decision": 0, "seat": 0, "kind": "mood", "values": {"QS": 1}}], ["kind 'mood'", "probability", "value"]),
     ([{"decision": 0, "seat": 0, "kind": "value", "values": {"ZZ": 1}}], ["thoughts[0]", "ZZ"]),
-    ([{"decision": 0, "seat": 0, "kind": "value", "values": {"QS": "high"}}], ["value of QS must be a number"]),
+    ([{"decision": 0, "seat": 0, "kind": "value", "values": {"QS": "high"}}], ["value of QS must be a finite number"]),
+    ([{"decision": 0, "seat": 0, "kind": "value", "values": {"QS": float("nan")}}],
+     ["value of QS must be a finite number, got nan"]),
+    ([{"decision": 0, "seat": 0, "kind": "value", "values": {"QS": float("inf")}}], ["must be a finite number, got inf"]),
+    ([{"decision": 0, "seat": 0, "kind": "value", "values": {"QS": 1}, "note": "x" * 10_000}],
+     ["nothing else", "'note'"]),
     ([{"decision": 2, "seat": 0, "kind": "value", "values": {"QS": 1}}] * 2, ["decision 2 has two thoughts"]),
 ])
 def test_malformed_thoughts_are_refused_with_where_they_go_wrong(bad, words):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,11 +17,10 @@ from bm_env import make_rules
 from bm_env.agents.checkpoint import load_checkpoint
 from bm_env.config import ConfigError
 from bm_env.vector import VectorEngine
-from training.config import TrainConfig, config_from_dict, load_train_config
-from training.ppo import NonFiniteLossError
-from training.rollout import hidden_cards
-from training.state import TrainingStateError, latest_state, list_states, load_state, to_arrays, to_tensors
-from training.trainer import Trainer
+from bm_env.training.config import TrainConfig, config_from_dict, load_train_config
+from bm_env.training.rollout import hidden_cards
+from bm_env.training.state import TrainingStateError, latest_state, list_states, load_state, to_arrays, to_tensors
+from bm_env.training.trainer import Trainer
 
 from kit import DECISIONS_PER_UPDATE, ROOT, TINY_TRAINING, tiny_config, trainer_weights
 
@@ -56,7 +56,7 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, device):
 
 
 def _bm_train(*args: str) -> list[str]:
-    return [sys.executable, "-m", "training.cli", *args]
+    return [sys.executable, "-m", "bm_env.training.cli", *args]
 
 
 def test_a_killed_run_resumes_to_the_same_weights(tmp_path):
@@ -101,6 +101,50 @@ def test_ctrl_c_saves_the_state_and_stops(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in out and list_states(str(tmp_path))
     assert load_state(latest_state(str(tmp_path)))["update"] >= 1
+
+
+def test_a_run_folder_has_one_owner_and_a_killed_owner_leaves_it_free(tmp_path, capsys):
+    from bm_env.training.cli import main
+    from bm_env.training.run_lock import claim_run_dir
+
+    run = tmp_path / "run"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\n"
+                               "from bm_env.training.run_lock import claim_run_dir\n"
+                               f"claim_run_dir({str(run)!r}); print('held', flush=True); time.sleep(120)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        sets = [f"--set={k}={v}" for k, v in TINY_TRAINING.items()]
+        assert main([*sets, "--run-dir", str(run), "--quiet"]) == 2  # a second fresh run in the folder
+        err = capsys.readouterr().err
+        assert err == (f"bm-train: run folder {str(run)!r} is in use by another bm-train process (pid {holder.pid}); "
+                       "wait for it to end, or give another --run-dir\n")
+        (run / "states").mkdir()
+        (run / "states" / "state_000001.pt").write_bytes(b"not read: the folder is refused first")
+        assert main(["--resume", str(run)]) == 2  # a resume of the folder another process trains in
+        assert f"is in use by another bm-train process (pid {holder.pid})" in capsys.readouterr().err
+    finally:
+        holder.kill()
+        holder.wait()
+    claim_run_dir(str(run))  # the killed owner's lock went with it
+
+
+def test_flipped_bytes_in_a_state_are_damage_and_a_resume_names_the_intact_older_states(tmp_path):
+    Trainer(tiny_config(total_decisions=3 * DECISIONS_PER_UPDATE), str(tmp_path), quiet=True).run()
+    first, second, newest = list_states(str(tmp_path))
+    weight = load_state(newest)["actor"]["body.0.weight"]
+    raw = bytearray(open(newest, "rb").read())
+    at = raw.find(weight.numpy().tobytes()[:256])
+    assert at > 0
+    raw[at + 8:at + 72] = bytes(b ^ 0xFF for b in raw[at + 8:at + 72])
+    open(newest, "wb").write(bytes(raw))
+    with pytest.raises(TrainingStateError, match="is damaged: its contents do not match the digest"):
+        load_state(newest)
+    with pytest.raises(TrainingStateError) as e:
+        Trainer.resume(str(tmp_path))
+    assert f"the intact older state(s) {first!r}, {second!r} can be resumed from: move {newest!r} out of" in str(e.value)
+    os.rename(newest, tmp_path / "damaged.pt")
+    assert Trainer.resume(str(tmp_path)).update_index == 2
 
 
 def test_a_kill_while_writing_a_state_leaves_the_previous_one_whole(tmp_path, monkeypatch):
@@ -149,7 +193,7 @@ def test_resume_may_change_the_budget_but_not_what_is_learned(tmp_path):
 
 @pytest.mark.parametrize("extra", [["--device", "cpu"], ["--run-dir", "elsewhere"], ["--config", "configs/train_quick.yaml"]])
 def test_resume_refuses_what_would_change_the_run_in_one_line(extra, tmp_path, capsys):
-    from training.cli import main
+    from bm_env.training.cli import main
 
     assert main(["--resume", str(tmp_path), *extra]) == 2
     err = capsys.readouterr().err
@@ -157,11 +201,11 @@ def test_resume_refuses_what_would_change_the_run_in_one_line(extra, tmp_path, c
 
 
 def test_the_ray_backend_is_optional_and_its_errors_say_what_to_do(tmp_path, monkeypatch, capsys):
-    from training.cli import main
+    from bm_env.training.cli import main
 
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
     assert main(["--ray", "local", "--run-dir", str(tmp_path / "run")]) == 2
-    assert "--ray needs Ray, which is not installed here: pip install -e '.[ray]'" in capsys.readouterr().err
+    assert "--ray needs Ray, which is not installed here: pip install 'black-maria[ray]'" in capsys.readouterr().err
     with pytest.raises(ConfigError, match=r"num_envs \(16\) must be a multiple of ray_actors \(3\)"):
         Trainer(tiny_config(ray_actors=3), str(tmp_path / "run"), ray_address="local")
 
@@ -180,6 +224,37 @@ def test_a_nan_loss_stops_the_run_and_keeps_the_last_good_state(tmp_path):
     assert latest_state(str(tmp_path)) == good and load_state(good)["update"] == 2
 
 
+@pytest.mark.parametrize("override, words", [
+    ("max_minutes=.nan", "key 'max_minutes' must be a number above 0 or null, got nan"),
+    ("max_minutes=.inf", "key 'max_minutes' must be a number above 0 or null, got inf"),
+    ("lr=.nan", "key 'lr' must be a number above 0 and at most 1, got nan"),
+    ("lr=0", "key 'lr' must be a number above 0 and at most 1, got 0"),
+    ("ent_coef=.nan", "key 'ent_coef' must be a number of at least 0, got nan"),
+    ("vf_coef=-.inf", "key 'vf_coef' must be a number of at least 0, got -inf"),
+    ("target_kl=.nan", "key 'target_kl' must be a number above 0 or null, got nan"),
+    ("gamma=.nan", "key 'gamma' must be a number from 0 to 1, got nan"),
+    ("clip=.inf", "key 'clip' must be a number from 1e-06 to 10, got inf"),
+    ("eval_workers=1000", "key 'eval_workers' must be a whole number from 1 to 256, got 1000"),
+    ("hidden=[10000000]", "key 'hidden' must be a list of 1 to 16 widths, each a whole number from 1 to 8192"),
+    ("critic_hidden=[]", "key 'critic_hidden' must be a list of 1 to 16 widths"),
+    ("hidden=[8000,8000]", "key 'hidden' must give a network of at most 50,000,000 parameters; [8000, 8000] "
+                           "gives 64,008,000"),
+    ("anneal_lr=yes", "key 'anneal_lr' must be true or false, got str 'yes'"),
+])
+def test_every_number_of_a_config_is_checked_nan_and_infinities_refused(override, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        load_train_config(None, [override])
+
+
+def test_max_minutes_nan_is_refused_by_bm_train_in_one_line(tmp_path, capsys):
+    from bm_env.training.cli import main
+
+    assert main(["--run-dir", str(tmp_path / "run"), "--set", "max_minutes=.nan"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "key 'max_minutes' must be a number above 0 or null, got nan" in err
+    assert not (tmp_path / "run" / "states").exists()
+
+
 def test_config_errors_name_the_key(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("preset: black_maria\nlearning_rate: 0.1\n")
@@ -187,7 +262,7 @@ def test_config_errors_name_the_key(tmp_path):
         load_train_config(str(bad))
     with pytest.raises(ConfigError, match="key 'epochs' must be int"):
         load_train_config(None, ["epochs=two"])
-    with pytest.raises(ConfigError, match="key 'pool_share' must be in"):
+    with pytest.raises(ConfigError, match="key 'pool_share' must be a number from 0 to 1"):
         load_train_config(None, ["pool_share=1.5"])
     with pytest.raises(ConfigError, match="must be key=value"):
         load_train_config(None, ["lr"])
@@ -307,7 +382,7 @@ def test_a_minute_of_training_learns_to_beat_random_players(tmp_path):
 ])
 def test_auto_precision_is_bf16_where_the_cpu_has_bf16_units(monkeypatch, amx, avx512_bf16, expected):
     """AMX tiles or AVX-512 BF16 give bf16; neither, or a torch that cannot tell (None: no probe), fp32."""
-    from training import precision
+    from bm_env.training import precision
     for probe, has in (("_is_amx_tile_supported", amx), ("_is_avx512_bf16_supported", avx512_bf16)):
         if has is None:
             monkeypatch.delattr(torch.cpu, probe, raising=False)
@@ -324,7 +399,7 @@ def test_auto_precision_is_bf16_where_the_cpu_has_bf16_units(monkeypatch, amx, a
     ("2.1.2", "cuda", True), ("2.13.0", "meta", False),
 ])
 def test_fused_adam_only_where_this_torch_has_the_kernel(monkeypatch, version, device, expected):
-    from training import ppo
+    from bm_env.training import ppo
     monkeypatch.setattr(torch, "__version__", version)
     assert ppo.fused_adam_available(torch.device(device)) is expected
 
@@ -346,7 +421,7 @@ def test_a_state_saved_with_another_adam_kernel_resumes_with_this_torchs(tmp_pat
     assert resumed.update_index == 2
 
 
-def test_training_flushes_subnormal_numbers_in_every_torch_thread(tmp_path):
+def test_flush_subnormals_reaches_every_torch_thread_of_a_training_process(tmp_path):
     """A fresh process, as `bm-train` is: Adam's decayed moments must not run at subnormal speed.
 
     1e-39 is subnormal in float32; on the 2 torch threads a million-element product is split
@@ -354,10 +429,35 @@ def test_training_flushes_subnormal_numbers_in_every_torch_thread(tmp_path):
     """
     script = (
         "import sys, torch; sys.path.insert(0, 'tests'); from kit import tiny_config; "
-        "from training.trainer import Trainer; "
-        f"Trainer(tiny_config(torch_threads=2), {str(tmp_path)!r}, quiet=True); "
+        "from bm_env.training.precision import flush_subnormals; from bm_env.training.trainer import Trainer; "
+        f"flush_subnormals(); Trainer(tiny_config(torch_threads=2), {str(tmp_path)!r}, quiet=True); "
         "print(int((torch.full((1 << 20,), 1e-39) * 1.0).count_nonzero()), torch.get_num_threads())"
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["0", "2"]
+
+
+def test_a_trainer_leaves_the_process_subnormals_alone(tmp_path):
+    """A library class must not change how the rest of a user's process does arithmetic."""
+    Trainer(tiny_config(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path), quiet=True).run()
+    assert float(torch.tensor([1e-39]) * 1.0) != 0.0
+
+
+def test_bm_train_flushes_subnormals_before_it_builds_the_trainer(tmp_path, monkeypatch):
+    from bm_env.training import cli, precision, trainer
+
+    calls = []
+    monkeypatch.setattr(precision, "flush_subnormals", lambda: calls.append("flush"))
+    monkeypatch.setattr(trainer, "Trainer", lambda *a, **k: calls.append("trainer") or _Stopped())
+    assert cli.main(["--run-dir", str(tmp_path / "run"), "--quiet"]) == 130
+    assert calls == ["flush", "trainer"]
+
+
+class _Stopped:
+    """A trainer that ends at once, as if interrupted."""
+
+    def run(self):
+        from bm_env.training.trainer import TrainResult
+
+        return TrainResult("run", 0, 0, 0.0, "interrupted", [])

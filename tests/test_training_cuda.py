@@ -15,8 +15,8 @@ if not torch.cuda.is_available():
 from bm_env import make_rules
 from bm_env.agents.checkpoint import load_checkpoint
 from bm_env.evaluation import evaluate
-from training.state import list_states, load_state
-from training.trainer import Trainer
+from bm_env.training.state import list_states, load_state
+from bm_env.training.trainer import Trainer
 
 from kit import DECISIONS_PER_UPDATE, tiny_config
 

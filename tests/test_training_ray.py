@@ -1,6 +1,6 @@
 """bm-train --ray: rollouts on two Ray actors of a local cluster, the update on the driver.
 
-Runs only where Ray is installed (``.venv-rllib``, or ``pip install -e '.[ray]'``); elsewhere
+Runs only where Ray is installed (``.venv-rllib``, or ``pip install 'black-maria[ray]'``); elsewhere
 it is skipped, saying so.
 """
 
@@ -14,12 +14,12 @@ try:
     import ray
 except ImportError:
     pytest.skip("Ray is not installed here; it runs in .venv-rllib (scripts/setup_extra_env.sh rllib rllib) "
-                "or after pip install -e '.[ray]'", allow_module_level=True)
+                "or after pip install 'black-maria[ray]'", allow_module_level=True)
 
 from bm_env import make_rules
 from bm_env.agents.checkpoint import load_checkpoint
-from training.state import TrainingStateError, list_states, load_state, to_arrays
-from training.trainer import Trainer
+from bm_env.training.state import TrainingStateError, list_states, load_state, to_arrays
+from bm_env.training.trainer import Trainer
 
 from kit import DECISIONS_PER_UPDATE, tiny_config, trainer_weights
 

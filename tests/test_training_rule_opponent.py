@@ -12,11 +12,12 @@ from bm_env.agents.checkpoint import PolicyNet, masked_logits
 from bm_env.config import ConfigError
 from bm_env.engine.deal import Deal, deal_hands, pass_direction_for
 from bm_env.vector import VectorEngine
-from training.ppo import policy_and_value
-from training.rollout import LEARNER, RULE
-from training.rule_opponent import check_rule_opponent, rule_actions
-from training.state import TrainingStateError
-from training.trainer import Trainer
+from bm_env.training.ppo import policy_and_value
+from bm_env.training.rollout import LEARNER, RULE
+from bm_env.training.rule_opponent import check_rule_opponent
+from bm_env.vector.rule_players import rule_actions
+from bm_env.training.state import TrainingStateError
+from bm_env.training.trainer import Trainer
 
 from kit import DECISIONS_PER_UPDATE, tiny_config
 
@@ -58,9 +59,9 @@ def test_the_engine_view_chooses_as_the_deal_view_at_every_step(preset):
     assert ended >= games  # every game went through a deal end and a new deal's passing
 
 
-def test_rule_deals_seat_one_learner_and_the_rule_player_elsewhere():
+def test_rule_deals_seat_one_learner_and_the_rule_player_elsewhere(tmp_path):
     trainer = Trainer(tiny(rollout_steps=70, pool_share=0.0, rule_opponent="heuristic_v1", rule_share=1.0),
-                      "unused", quiet=True, log=lambda s: None)
+                      str(tmp_path / "run"), quiet=True, log=lambda s: None)
     sp = trainer.selfplay
     assert ((sp.seating == LEARNER).sum(axis=1) == 1).all() and ((sp.seating == RULE).sum(axis=1) == 2).all()
     engine = sp.engine
@@ -81,11 +82,11 @@ def test_rule_deals_seat_one_learner_and_the_rule_player_elsewhere():
     assert np.isfinite(rollout.rule_rewards["heuristic_v1"]) and np.isnan(rollout.learner_reward)
 
 
-def test_a_mix_of_rule_players_seats_each_by_its_share_for_whole_deals():
+def test_a_mix_of_rule_players_seats_each_by_its_share_for_whole_deals(tmp_path):
     """With {heuristic_v1: 0.75, random: 0.25} each rule deal has one of them in every seat but the learner's, drawn by
     the shares; the heuristic's cards are its own choices, the random player's legal, and both rewards are reported."""
     trainer = Trainer(tiny(num_envs=400, rollout_steps=70, pool_share=0.0, rule_share=1.0,
-                           rule_opponent={"heuristic_v1": 0.75, "random": 0.25}), "unused", quiet=True, log=lambda s: None)
+                           rule_opponent={"heuristic_v1": 0.75, "random": 0.25}), str(tmp_path / "run"), quiet=True, log=lambda s: None)
     sp = trainer.selfplay
     codes = sp.seating[sp.seating != LEARNER].reshape(sp.N, 2)
     assert (codes[:, 0] == codes[:, 1]).all() and set(np.unique(codes).tolist()) == {RULE, RULE - 1}
@@ -115,11 +116,11 @@ def test_a_mix_of_rule_players_seats_each_by_its_share_for_whole_deals():
     assert (codes[:, 0] == codes[:, 1]).all() and ((sp.seating == LEARNER).sum(axis=1) == 1).all()
 
 
-def test_trained_decisions_carry_the_networks_own_log_probabilities_and_values():
+def test_trained_decisions_carry_the_networks_own_log_probabilities_and_values(tmp_path):
     """The rollout runs the policy and critic on the learner's decisions alone; every trained one, whatever the deal's
     cast, must keep the log-probability and value the networks give its own observation (PPO's ratio starts at 1)."""
     trainer = Trainer(tiny(num_envs=48, pool_share=0.3, rule_opponent="heuristic_v1", rule_share=0.4, precision="fp32"),
-                      "unused", quiet=True, log=lambda s: None)
+                      str(tmp_path / "run"), quiet=True, log=lambda s: None)
     sp = trainer.selfplay
     snapshot = PolicyNet.from_arch(trainer.actor.arch)  # a different network, so pool seats choose otherwise
     trainer.pool.append(snapshot.eval())
@@ -141,7 +142,7 @@ def test_rule_opponent_config_errors_say_what_is_allowed():
         tiny(rule_share=0.2)
     with pytest.raises(ConfigError, match="together at most 1, got 0.8 \\+ 0.3"):
         tiny(rule_opponent="heuristic", rule_share=0.8)
-    with pytest.raises(ConfigError, match=r"names 'pimc'; the players are \['heuristic', 'heuristic_v1', 'random'\]"):
+    with pytest.raises(ConfigError, match=r"names 'pimc'; the players are \['heuristic', 'heuristic_v1', 'heuristic_v2', 'random'\]"):
         tiny(rule_opponent="pimc", rule_share=0.5)
     with pytest.raises(ConfigError, match=r"shares of the rule deals must sum to 1, got 0.9 \(heuristic: 0.6, random: 0.3\)"):
         tiny(rule_opponent={"heuristic": 0.6, "random": 0.3}, rule_share=0.5)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from training.trajectories import seat_targets
+from bm_env.training.trajectories import seat_targets
 
 
 def _entry(t, g, N, n):

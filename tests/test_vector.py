@@ -186,12 +186,71 @@ def test_bad_given_deals_are_refused():
     bad[1, 0] |= np.uint64(1)  # 2♣ is not in the 3-player deck
     with pytest.raises(ValueError, match="game 1: hands do not deal the 3-player deck"):
         eng.reset(hands=bad)
-    with pytest.raises(ValueError, match=r"pass direction 'left' is not in this game's cycle \['right'\]"):
+    with pytest.raises(ValueError, match=r"^pass_directions\[0\]='left' is not allowed; allowed: \['right'\]$"):
         eng.reset(hands=hands, pass_directions=["left", "right"])
     with pytest.raises(ValueError, match=r"dealers must be 2 seats in 0..2"):
         eng.reset(hands=hands, dealers=[0, 3])
     with pytest.raises(RuntimeError, match="reset"):
         VectorEngine(rules, 2).step(np.zeros(2, dtype=np.int64))
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda h: np.where(np.arange(3) == 0, -1, h.astype(np.int64)),
+     r"^hands must hold bit masks of cards, whole numbers in 0\.\.2\*\*52 - 1, got -1$"),
+    (lambda h: h.astype(np.float64), r"^hands must hold whole-number bit masks of cards \(uint64\), got dtype float64$"),
+    (lambda h: h | np.uint64(1 << 60), r"^hands must hold bit masks of cards, whole numbers in 0\.\.2\*\*52 - 1, got \d+$"),
+    (lambda h: [[2**70, 0, 0]] * 2, r"^hands entries must be a bit mask of cards, a whole number in 0\.\.2\*\*52 - 1, got \d+$"),
+    (lambda h: "hands", r"^hands must hold whole-number bit masks of cards \(uint64\), got dtype <U5$"),
+])
+def test_given_masks_are_whole_numbers_of_52_bits(change, message):
+    # A negative mask once wrapped to a huge uint64 (or overflowed), a float one was truncated.
+    rules = make_rules("black_maria")
+    hands = np.array([deal_hands(rules, 3, 0, np.random.default_rng(i)) for i in range(2)], dtype=np.uint64)
+    eng = VectorEngine(rules, 2, seed=1)
+    with pytest.raises(ValueError, match=message):
+        eng.reset(hands=change(hands))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(normalise="yes"), r"^normalise must be True or False, got 'yes'$"),
+    (dict(final_observations=1), r"^final_observations must be True or False, got 1$"),
+    (dict(seed=float("nan")), r"^seed must be a whole number of at least 0, or None; got nan$"),
+    (dict(seed=-1), r"^seed must be a whole number of at least 0, or None; got -1$"),
+    (dict(batch_size=2.0), r"^batch_size must be a whole number in 1\.\.4194304, got 2\.0$"),
+    (dict(batch_size=True), r"^batch_size must be a whole number in 1\.\.4194304, got True$"),
+    # a typo's batch would take gigabytes before its first step
+    (dict(batch_size=10**12), r"^batch_size must be a whole number in 1\.\.4194304, got 1000000000000$"),
+])
+def test_engine_arguments_are_checked(kwargs, message):
+    args = {"batch_size": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        VectorEngine(make_rules("black_maria"), **args)
+    assert VectorEngine(make_rules("black_maria"), np.int64(2), normalise=np.True_).num_envs == 2
+
+
+def test_a_refused_reset_or_set_state_leaves_the_engine_as_it_was():
+    rules = make_rules("black_maria")
+    eng = VectorEngine(rules, 2, seed=3)
+    eng.reset()
+    saved = eng.get_state()
+    before = {k: v.copy() for k, v in eng.state().items()}
+    for call in (lambda: eng.reset(seed=7, dealers=[0, 5]), lambda: eng.reset(seed=7, hands=[[1, 2, 3]] * 2),
+                 lambda: eng.reset(seed=7, pass_directions="rr"), lambda: eng.set_state(None),
+                 lambda: eng.set_state({**saved, "generator": {"state": 1}}),
+                 lambda: eng.set_state({**saved, "arrays": {**saved["arrays"], "undealt": np.array([-1])}}),
+                 lambda: eng.set_state({**saved, "arrays": {**saved["arrays"], "voids": np.zeros(3)}})):
+        with pytest.raises(ValueError):
+            call()
+        assert all(np.array_equal(before[k], v) for k, v in eng.state().items())
+    # the generator too: the next deal is the one it would have been
+    twin = VectorEngine(rules, 2)
+    twin.set_state(saved)
+    assert np.array_equal(eng.reset()[0], twin.reset()[0])
+
+
+def test_set_state_before_get_state_names_what_it_takes():
+    with pytest.raises(ValueError, match=r"^set_state takes the dict that get_state\(\) returns \(with its 'arrays'\), got None$"):
+        VectorEngine(make_rules("black_maria"), 2).set_state(None)
 
 
 def test_unsupported_options_are_refused_at_construction():

@@ -19,6 +19,12 @@ from ..engine.infostate import InfoState
 
 @runtime_checkable
 class Agent(Protocol):
+    """What every player implements: ``act`` on what its seat may know, ``reset`` for a new game.
+
+    A protocol, not a base class: any object with these methods and a ``name`` is an agent
+    (``isinstance`` checks it at run time).
+    """
+
     name: str
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info: InfoState) -> int:

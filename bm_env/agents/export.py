@@ -104,7 +104,7 @@ def export_onnx(checkpoint: str | os.PathLike, out: str | os.PathLike) -> None:
         import onnx  # noqa: F401  (torch's exporter needs it; fail here with the install line)
         import onnxscript  # noqa: F401
     except ImportError as e:
-        raise ExportError(f"ONNX export needs the export extras: pip install -e '.[export]' ({e})") from None
+        raise ExportError(f"ONNX export needs the export extras: pip install 'black-maria[export]' ({e})") from None
     if "dynamo" not in inspect.signature(torch.onnx.export).parameters:
         raise ExportError(f"ONNX export needs torch's dynamo exporter (tested with torch 2.13); torch "
                           f"{torch.__version__}'s torch.onnx.export has no dynamo option. --torchscript works with it")

@@ -27,42 +27,13 @@ comes from (the tips of the British rules, Pagat):
   it adds to the others when that leaves it alone with the best total (the lowest, or the
   highest where the highest wins), else subtracts.
 
-How it differs from :mod:`.heuristic_v1`, and why: each change was kept because it won on
-the duplicate boards (``evaluate``, seed 0, every rotation, against two or three
-``heuristic_v1``; "better by" points/deal with its 95% interval; docs/agents.md has the final
-figures):
-
-* the players after me *duck* a trick with points: one takes it from my card only when all
-  the cards of the suit it may hold are higher (v1 assumed 60% of those holding a higher
-  card would play it, so it led Q♠ into K♠ A♠ hoping they would fall; in its self-play
-  about 8 of a deal's 43 points went to a player who led Q♠ and kept the trick):
-  ``black_maria`` 3p, 1,000 boards, 0 (the same player) -> +2.66 ± 0.21;
-* a penalty card that wins its own trick is not shed, it comes back (v1 counted leading
-  Q♠ as getting rid of it whoever took it): -> +3.80 ± 0.25;
-* passing weighs high cards more (rank x trick cost / 1.5, was / 4) and the spade honours'
-  catch less (0.3 of the penalty cards below them, was 0.6): -> +4.57 ± 0.26
-  (``american_hearts`` 4p, 500 boards: +1.45 -> +1.71);
-* with a clean-trick bonus (Petrone) a card's winning power is kept (half a bonus) and the
-  lower of equal cards goes first, so it ruffs with its lowest trump: Petrone 4p, 500
-  boards, +0.74 -> +3.26 with a whole bonus, 1,000 boards +2.93 ± 0.19 with half, which
-  also beats v1 against random players (+6.00 against v1's +5.46, 1,000 boards).
-
-As pimc's playout it is as strong as v1 against two v1 since pimc keeps its playout
-policy's own card unless sure of a better one (900 boards: +0.21 ± 0.26 points/deal with this
-playout instead of v1's); with pimc's plain best mean (``override_z=0``) it was weaker, -0.45 ±
-0.24 over 1,200 boards (docs/agents.md#strength).
-
-Tried and not kept (no gain beyond noise on 1,000 ``black_maria`` boards): the card a void
-player dumps taken as the worst penalty card still out instead of the rules' worst (-0.5);
-a bonus for leading low under an outstanding penalty card (+0.06); other weights of the
-guards, voids, shed and dump terms (none better by more than 0.06). Also not kept, in the
-rules with a moon: the partnership slam guard below for one player alone (once one other
-player holds every penalty point taken, at least a share of all of them, win a trick with
-points and drop none on theirs). ``american_hearts`` 4p, 500 boards, paired against this
-player: against three ``heuristic_v1``, -0.41 ± 0.08 with a share of 40% and -0.04 ± 0.03
-with 60% (false alarms); the trained ``american_hearts_4p``, which shoots the moon in 122 of
-300 deals against this player, still did in 120 against the 60% guard. Stopping a moon
-needs a stopper kept from the start (a high heart), not a late reaction.
+How it differs from :mod:`.heuristic_v1`, and why (each change kept because it won on the
+duplicate boards; the figures are in docs/agents.md, "The rule-based players"): the players
+after it *duck* a trick with points rather than take it whenever they hold a higher card; a
+penalty card that wins its own trick is not counted as shed, since it comes back; passing
+weighs high cards more and the spade honours' catch less; with a clean-trick bonus a card's
+winning power is kept and the lower of equal cards goes first, so it ruffs with its lowest
+trump.
 
 The decision reads only what its seat may know: its hand, the cards played, voids shown
 and hand sizes. :func:`view_from_deal` builds that view straight from a deal position for
@@ -119,29 +90,45 @@ def tables(rules: Rules, num_players: int) -> _Tables:
 class View:
     """What one seat knows at a decision, as masks (see the module docstring)."""
 
-    __slots__ = ("tables", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left", "partner_best",
-                 "to_partner", "slam_guard", "best", "trick_points", "trick_valued", "by_led")
+    __slots__ = {
+        "tables": "What the heuristic derives from the rules (``tables(rules, num_players)``).",
+        "phase": 'Phase of the deal at the decision (``"pass"``, ``"play"``...).',
+        "hand": "Bit mask of this seat's cards.",
+        "legal": "Bit mask of the legal actions.",
+        "trick": "Cards of the trick in progress, in play order (a tuple).",
+        "led": "Suit led to the trick; -1 before its lead.",
+        "others": "Bit mask of the cards the other players hold, where unknown.",
+        "later": "``(void suit bits, hand size)`` of each player still to play to this trick.",
+        "pass_left": "Cards this seat still has to pick: of its pass, or of its kitty discard.",
+        "partner_best": "Partnerships: the partner's card is winning the trick so far.",
+        "to_partner": "Partnerships: this pass goes to the partner.",
+        "slam_guard": "Partnerships: the other team has every penalty point taken so far (a team slam is near).",
+        "best": "The card winning the trick so far; -1 before its lead.",
+        "trick_points": "What taking the trick's cards so far would cost this seat (positive: bad).",
+        "trick_valued": "A card worth points is in the trick.",
+        "by_led": "Per led suit, what the cost of winning the trick needs of that suit whatever the card "
+                  "(``_led_facts``), worked out once.",
+    }
 
     def __init__(self, tables, phase, hand, legal, trick, led, others, later, pass_left, partner_best=False,
                  to_partner=False, slam_guard=False):
-        self.tables = tables  # what the heuristic derives from the rules (:func:`tables`)
+        self.tables = tables
         self.phase = phase
-        self.hand = hand  # my cards
+        self.hand = hand
         self.legal = legal
-        self.trick = trick  # cards of the current trick, in play order
-        self.led = led  # led suit or -1
-        self.others = others  # cards held by the other players (where, unknown)
-        self.later = later  # (void suits bits, hand size) of each player still to play this trick
+        self.trick = trick
+        self.led = led
+        self.others = others
+        self.later = later
         self.pass_left = pass_left
-        self.partner_best = partner_best  # partnerships: my partner's card is winning the trick so far
-        self.to_partner = to_partner  # partnerships: this pass goes to my partner
-        # partnerships: the other team has every penalty point taken so far (a team slam is near)
+        self.partner_best = partner_best
+        self.to_partner = to_partner
         self.slam_guard = slam_guard
         # What play_score asks of the trick for every card, worked out once (a playout asks at every step).
-        self.best = _winner(trick, tables.trumps) if trick else -1  # the card winning the trick so far
+        self.best = _winner(trick, tables.trumps) if trick else -1
         self.trick_points = sum(tables.cost[x] for x in trick)
         self.trick_valued = any(tables.valued >> x & 1 for x in trick)
-        self.by_led: dict[int, tuple] = {}  # _cost_if_it_wins's facts of the led suit (:func:`_led_facts`)
+        self.by_led: dict[int, tuple] = {}
 
 
 def view_from_deal(deal: Deal) -> View:
@@ -405,12 +392,16 @@ class HeuristicAgent:
     needs_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
-        self.name = "heuristic"
+        self.name = "heuristic_v2"
 
     def reset(self, seed: int | None = None) -> None:
+        """Nothing to do: the heuristic keeps no state between decisions and draws nothing."""
         pass
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState) -> int:
+        """The heuristic's action for the seat of ``info`` (:func:`choose`, or :func:`moon_choice` for a moon
+        shooter); reads ``info`` only. Raises ValueError without ``info``, or when ``mask`` disagrees with its
+        legal actions."""
         if info is None:
             raise ValueError("the heuristic reads the information state; pass info=information_state(...)")
         v = view_from_info(info)

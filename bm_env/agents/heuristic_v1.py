@@ -78,23 +78,34 @@ def tables(rules: Rules, num_players: int) -> _Tables:
 class View:
     """What one seat knows at a decision, as masks (see the module docstring)."""
 
-    __slots__ = ("tables", "phase", "hand", "legal", "trick", "led", "others", "later", "pass_left", "partner_best",
-                 "to_partner", "slam_guard")
+    __slots__ = {
+        "tables": "What the heuristic derives from the rules (``tables(rules, num_players)``).",
+        "phase": 'Phase of the deal at the decision (``"pass"``, ``"play"``...).',
+        "hand": "Bit mask of this seat's cards.",
+        "legal": "Bit mask of the legal actions.",
+        "trick": "Cards of the trick in progress, in play order (a tuple).",
+        "led": "Suit led to the trick; -1 before its lead.",
+        "others": "Bit mask of the cards the other players hold, where unknown.",
+        "later": "``(void suit bits, hand size)`` of each player still to play to this trick.",
+        "pass_left": "Cards this seat still has to pick: of its pass, or of its kitty discard.",
+        "partner_best": "Partnerships: the partner's card is winning the trick so far.",
+        "to_partner": "Partnerships: this pass goes to the partner.",
+        "slam_guard": "Partnerships: the other team has every penalty point taken so far (a team slam is near).",
+    }
 
     def __init__(self, tables, phase, hand, legal, trick, led, others, later, pass_left, partner_best=False,
                  to_partner=False, slam_guard=False):
-        self.tables = tables  # what the heuristic derives from the rules (:func:`tables`)
+        self.tables = tables
         self.phase = phase
-        self.hand = hand  # my cards
+        self.hand = hand
         self.legal = legal
-        self.trick = trick  # cards of the current trick, in play order
-        self.led = led  # led suit or -1
-        self.others = others  # cards held by the other players (where, unknown)
-        self.later = later  # (void suits bits, hand size) of each player still to play this trick
+        self.trick = trick
+        self.led = led
+        self.others = others
+        self.later = later
         self.pass_left = pass_left
-        self.partner_best = partner_best  # partnerships: my partner's card is winning the trick so far
-        self.to_partner = to_partner  # partnerships: this pass goes to my partner
-        # partnerships: the other team has every penalty point taken so far (a team slam is near)
+        self.partner_best = partner_best
+        self.to_partner = to_partner
         self.slam_guard = slam_guard
 
 
@@ -329,9 +340,13 @@ class HeuristicV1Agent:
         self.name = "heuristic_v1"
 
     def reset(self, seed: int | None = None) -> None:
+        """Nothing to do: the heuristic keeps no state between decisions and draws nothing."""
         pass
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState) -> int:
+        """The heuristic's action for the seat of ``info`` (:func:`choose`, or :func:`moon_choice` for a moon
+        shooter); reads ``info`` only. Raises ValueError without ``info``, or when ``mask`` disagrees with its
+        legal actions."""
         if info is None:
             raise ValueError("the heuristic reads the information state; pass info=information_state(...)")
         v = view_from_info(info)

@@ -24,7 +24,7 @@ search checks a trained player instead of the heuristic. With ``pass_worlds`` as
 pass too is searched, among the network's likeliest passes (:mod:`.pass_search`; the sources
 call the pass the key decision). The playouts still imagine the
 heuristic everywhere, unless ``guide_playouts``, where the network plays its own seat in
-them (:meth:`PimcAgent._guided_playouts`). :meth:`PimcAgent.explain` gives the
+them (``PimcAgent._guided_playouts``). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
 replay; :mod:`bm_env.agents.thoughts`).
 """
@@ -42,6 +42,7 @@ from ..engine.infostate import InfoState
 from ..env.observation import encode, encode_in_world
 from .pass_reading import affinities, original_hand, pass_marginals
 from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
+from .names import ALIASES, fixed_name
 from .playouts import PLAYOUTS, heuristic_card, playout
 from .thoughts import Thought
 
@@ -128,7 +129,7 @@ def sample_hidden_hands(info: InfoState, rng: np.random.Generator,
 
     Cards are placed one at a time in random order, each with a seat drawn in proportion
     to the room it has left, among the seats not void in its suit; a placement that would
-    leave the remaining cards without room (Hall's condition, :func:`_feasible`) is not taken, so
+    leave the remaining cards without room (Hall's condition, ``_feasible``) is not taken, so
     the draw never dead-ends. With ``affinity`` (by seat, a weight per card: what the passes say,
     :func:`~bm_env.agents.pass_reading.affinities`) the room is multiplied by the seat's weight for the card.
     """
@@ -179,7 +180,7 @@ def world_deal(info: InfoState, hidden: dict[int, int]) -> Deal:
 def replayed_world(info: InfoState, hidden: dict[int, int], model=None) -> tuple[Deal, int]:
     """:func:`world_deal`, and how many of the other players' past cards ``model`` would not have played.
 
-    ``model`` is a playout move (:data:`PLAYOUTS`); asked at each of the other players' past
+    ``model`` is a playout move (:data:`~bm_env.agents.playouts.PLAYOUTS`); asked at each of the other players' past
     decisions that had a choice, in this world, it counts the plays it would have made
     otherwise (0 without a model). A world where the players' cards look like the model's
     choices is a likelier one, if they play like the model (:func:`sample_worlds`).
@@ -259,6 +260,10 @@ def card_to_play(values: np.ndarray, own: int | None, override_z: float) -> int:
     return best if gain.mean() > override_z * spread else own
 
 
+#: The playout policy of a search that names none: the newest rule-based player (an alias, :mod:`.names`).
+DEFAULT_ROLLOUT = "heuristic"
+
+
 class PimcAgent:
     """Search player; ``worlds`` sampled deals, ``rollouts`` playouts per world and card, the
     playout policy's own card (or the ``guide`` network's) kept unless a card beats it by
@@ -266,7 +271,7 @@ class PimcAgent:
 
     needs_observation = False  # True for a guided search, whose network reads the observation vector
 
-    def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = "heuristic", seed: int | None = None,
+    def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = DEFAULT_ROLLOUT, seed: int | None = None,
                  override_z: float | None = None, guide: str | None = None, rules=None,
                  guide_playouts: bool = False, infer: bool = False, surprise: float = 0.2,
                  candidates: int = 4, pass_worlds: int = 0, pass_candidates: int = 8,
@@ -282,8 +287,9 @@ class PimcAgent:
         taking the other players to pass like the playout policy (:mod:`.pass_reading`)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
+        rollout = fixed_name(rollout)
         if rollout not in PLAYOUTS:
-            raise ValueError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted(PLAYOUTS)}")
+            raise ValueError(f"pimc: rollout={rollout!r} is not a playout policy; allowed: {sorted([*ALIASES, *PLAYOUTS])}")
         own_card = PLAYOUTS[rollout][1]
         if override_z is not None and not 0 <= override_z < float("inf"):
             raise ValueError(f"pimc: override_z must be a finite number >= 0, got {override_z}")
@@ -335,6 +341,8 @@ class PimcAgent:
         self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
+        """Reseed the world and playout draws with ``seed`` and forget the last search, a pass planned at the
+        first pick and the pass reading; the guide network's agent is reseeded with the same seed."""
         self.rng = np.random.default_rng(seed)
         self._last = None
         self._pass_plan = ()
@@ -360,6 +368,7 @@ class PimcAgent:
         return self._last
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState) -> int:
+        """The searched action (module docstring); reads ``info`` only, never ``observation``."""
         if info is None:
             raise ValueError("pimc reads the information state; pass info=information_state(...)")
         legal = [int(a) for a in np.flatnonzero(mask)]

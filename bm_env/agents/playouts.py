@@ -50,8 +50,9 @@ def heuristic_v1_card(info: InfoState) -> int:
 
 #: The playout policies by the name pimc's ``rollout`` option takes: the card each plays in a playout,
 #: and the card it would play itself (None for random play, which has no card of its own to keep).
+#: By fixed name (:mod:`.names`): a search resolves ``rollout=heuristic`` to the newest first.
 PLAYOUTS = {
-    "heuristic": (heuristic_move, heuristic_card),
+    "heuristic_v2": (heuristic_move, heuristic_card),
     "heuristic_v1": (heuristic_v1_move, heuristic_v1_card),
     "random": (random_move, None),
 }

@@ -21,9 +21,14 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
+        """Reseed the generator with ``seed`` (None: fresh entropy)."""
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, info: InfoState | None = None) -> int:
+        """A legal action drawn uniformly from ``mask``; ``observation`` and ``info`` are not read.
+
+        Raises ValueError when the mask has no legal action.
+        """
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError("the mask has no legal action; an agent is only asked to act when one exists")

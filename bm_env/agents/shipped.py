@@ -1,18 +1,39 @@
-"""The trained agents shipped in the repository's ``checkpoints/`` folder, found by preset.
+"""The shipped trained agents, by name: ``policy:black_maria_3p`` wherever the package is installed.
 
-``checkpoints/<preset>_<players>p.pt`` is the agent trained by ``bm-train`` for that preset
-at that player count (each with its model card). They exist in a source checkout; an
-installed wheel does not carry them, and then no shipped agent is found.
+``<preset>_<players>p`` is the agent ``bm-train`` trained for that preset at that player
+count, shipped with its model card (``checkpoints/`` in the repository, ``bm_env/checkpoints``
+in the wheel: :mod:`bm_env.package_data`). Where a spec takes a checkpoint (``policy:X``,
+``pimc:guide=X``), ``X`` is a shipped agent's name when it has no folder separator and no
+suffix, else a path; an unknown name is refused with the names there are.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-CHECKPOINTS = Path(__file__).resolve().parents[2] / "checkpoints"
+from ..package_data import is_bare_name, shipped_files
+
+
+def shipped_agents() -> dict[str, Path]:
+    """Every shipped agent's checkpoint file, by name (empty where none is installed)."""
+    return shipped_files("checkpoints", ".pt")
+
+
+def checkpoint_path(text: str) -> str:
+    """The checkpoint file ``text`` names: a shipped agent's file for a bare name, else ``text`` itself.
+
+    Raises :class:`ValueError` for a bare name that no shipped agent has."""
+    if not is_bare_name(text):
+        return text
+    agents = shipped_agents()
+    if text not in agents:
+        names = ", ".join(agents) or "none are installed"
+        raise ValueError(f"no shipped agent named {text!r} (shipped: {names}); give a checkpoint file by its path, "
+                         f"e.g. ./{text}.pt")
+    return str(agents[text])
 
 
 def shipped_spec(preset: str, num_players: int) -> str | None:
-    """The agent spec ``policy:<path>`` of the shipped agent for ``preset`` at ``num_players``, or None."""
-    path = CHECKPOINTS / f"{preset}_{num_players}p.pt"
-    return f"policy:{path}" if path.is_file() else None
+    """The agent spec ``policy:<name>`` of the shipped agent for ``preset`` at ``num_players``, or None."""
+    name = f"{preset}_{num_players}p"
+    return f"policy:{name}" if name in shipped_agents() else None

@@ -19,6 +19,7 @@ decision number.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -30,6 +31,10 @@ KINDS = {
     "probability": "probability of each legal action (the policy's masked softmax)",
     "value": "mean playout result of each legal action (higher is better)",
 }
+
+
+#: The fields of one thought in a record.
+FIELDS = {"decision", "seat", "agent", "kind", "values"}
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,11 @@ class ThoughtLog:
             })
         entry[1] += 1
 
+    def resume(self, deal, decisions: int, entries: list[dict[str, Any]]) -> None:
+        """Carry on the log of ``deal`` from its record: ``decisions`` actions taken so far and the
+        record's ``thoughts`` entries (a game rebuilt from its saved record keeps explaining itself)."""
+        self._deals[id(deal)] = [deal, decisions, list(entries)]
+
     def of(self, deal) -> list[dict[str, Any]]:
         """The record entries of ``deal`` (empty when no agent explained itself in it)."""
         entry = self._deals.get(id(deal))
@@ -79,8 +89,10 @@ def read_thoughts(rec: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for i, t in enumerate(raw):
         where = f"thoughts[{i}]"
-        if not isinstance(t, Mapping) or not {"decision", "seat", "kind", "values"} <= set(t):
-            raise RecordError(f"{where}: needs decision, seat, kind and values, got {t!r}")
+        if not isinstance(t, Mapping) or not {"decision", "seat", "kind", "values"} <= set(t) <= FIELDS:
+            shown = repr(t) if len(repr(t)) <= 200 else repr(t)[:197] + "..."
+            raise RecordError(f"{where}: needs decision, seat, kind and values (and may name the agent), "
+                              f"nothing else; got {shown}")
         d = t["decision"]
         if isinstance(d, bool) or not isinstance(d, int) or d < 0:
             raise RecordError(f"{where}: decision must be a whole number >= 0, got {d!r}")
@@ -96,8 +108,8 @@ def read_thoughts(rec: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
                 a = parse_action(key)
             except ValueError as e:
                 raise RecordError(f"{where}: {e}") from None
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise RecordError(f"{where}: the value of {key} must be a number, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise RecordError(f"{where}: the value of {key} must be a finite number, got {v!r}")
             values[a] = float(v)
         out[d] = {"seat": t["seat"], "agent": str(t.get("agent", "agent")), "kind": t["kind"], "values": values}
     return out

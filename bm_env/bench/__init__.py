@@ -20,21 +20,27 @@ from typing import Callable
 
 @dataclass(frozen=True)
 class Section:
+    """One benchmark of ``bm-bench``: its name for ``--only``, the module that runs it, a line for ``--list``."""
+
     name: str  # what --only selects
     module: str  # module holding ``run(quick: bool) -> list[dict]``
     about: str  # one line for --list
 
     def runner(self) -> Callable[[bool], list[dict]]:
+        """The section's ``run(quick)``, its module imported only now: a benchmark's dependencies load only
+        when it runs."""
         return importlib.import_module(self.module).run
 
 
+#: Every benchmark, in the order ``bm-bench`` runs them.
 SECTIONS: tuple[Section, ...] = (
     Section("engine", "bm_env.bench.engine", "reference engine: random-play deals/s for every preset"),
     Section("openspiel", "bm_env.bench.openspiel", "OpenSpiel's C++ hearts via pyspiel: deals/s, and the engine's ratio to it"),
     Section("env", "bm_env.bench.env", "PettingZoo env: decisions/s with observation and mask, against OpenSpiel"),
-    Section("agents", "bm_env.bench.agents", "rule-based players as pimc playouts (decisions/s), and a pimc and a guided-search decision (ms)"),
+    Section("agents", "bm_env.bench.agents", "rule-based players as pimc playouts (decisions/s), a pimc and a guided-search decision (ms), the batched search (decisions/s)"),
     Section("vector", "bm_env.bench.vector", "vector engine: decisions/s at batch sizes, peak memory"),
-    Section("training", "training.bench", "bm-train: decisions/s end to end (rollout and PPO update), time shares"),
+    Section("vector_env", "bm_env.bench.vector_env", "make_vector_env: learner steps/s against the engine and SingleAgentEnv, shipped-agent opponents"),
+    Section("training", "bm_env.training.bench", "bm-train: decisions/s end to end (rollout and PPO update), time shares"),
 )
 
 
@@ -57,6 +63,7 @@ def rounds_row(rates: list[tuple[float, float]]) -> dict:
 
 
 def section(name: str) -> Section:
+    """The section ``--only`` calls ``name``; KeyError naming every section for any other name."""
     for s in SECTIONS:
         if s.name == name:
             return s

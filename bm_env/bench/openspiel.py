@@ -46,7 +46,7 @@ def run(quick: bool) -> list[dict]:
     theirs = openspiel_deals_per_second(seconds=seconds)
     if theirs is None:
         return [{"name": "openspiel hearts 4p (pyspiel C++)", "value": None, "unit": "deals/s",
-                 "note": "not installed (pip install open_spiel)"}]
+                 "note": "not installed (pip install 'black-maria[openspiel]')"}]
     ours = deals_per_second("openspiel_hearts", 4, seconds=seconds)
     return [
         {"name": "openspiel hearts 4p (pyspiel C++), plain", "value": round(theirs["deals_per_s"]), "unit": "deals/s",

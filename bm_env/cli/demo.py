@@ -67,9 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", type=non_negative_int, default=12,
                         help="boards per seating in the tournament (0: skip it)")
     parser.add_argument("--agents", nargs="+", default=["random", "heuristic", "pimc:worlds=8"],
-                        help="agent specs of the tournament (see bm-eval)")
+                        help="agent specs of the tournament, at least two, none repeated (see bm-eval)")
     add_version(parser)
     args = parser.parse_args(argv)
+    if args.boards and (len(args.agents) < 2 or len(set(args.agents)) != len(args.agents)):
+        parser.error(f"--agents: the tournament needs at least two agent specs, none repeated (a '#tag' tells two "
+                     f"of one kind apart: random random#b), got {args.agents}")
     try:
         rules = make_rules(args.preset, args.players)
         for spec in args.agents:  # a bad spec is refused before the demo deal, not after it

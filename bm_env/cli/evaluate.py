@@ -6,7 +6,8 @@ Examples::
     bm-eval --preset american_hearts --agents pimc heuristic heuristic heuristic --boards 200
     bm-eval --preset black_maria --league random heuristic pimc:worlds=10 --boards 100
 
-``--config FILE`` reads the same settings from a YAML file (``configs/*.yaml``; keys:
+``--config FILE`` reads the same settings from a YAML file, or a shipped config by name
+(``--config eval_heuristic_vs_random``; ``configs/`` of the repository; keys:
 ``preset``, ``players``, ``rules``, ``agents`` or ``league``, ``boards``, ``seed``,
 ``matches``, ``workers``, ``out``, ``record_games``, ``record_max``); options given on the
 command line override it.
@@ -20,6 +21,9 @@ prints a rating table. Results go to stdout as a markdown table and, with ``--ou
 first pairs the first agent of two earlier ``--out`` folders of the same boards and
 opponents, board by board; the second gives every agent's figures over the boards of
 several runs of one seating on other seeds (:mod:`bm_env.evaluation.combine`).
+
+``--list`` prints the agent specs, the shipped agents (``policy:NAME``) and the shipped
+configs (``--config NAME``), and plays nothing.
 
 ``--record-games DIR`` (with ``--agents``) records up to ``--record-max`` games, those of
 the boards with the largest swings for the first agent, with the agents' thoughts: a JSON
@@ -37,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from ..agents import AgentSpecError, CheckpointError
 from ..config import ConfigError, load_config
 from ..engine.rules import PRESETS, RulesError, make_rules
-from .args import Parser, add_version, non_negative_int, output_dir, positive_int, recheck
+from .args import MAX_WORKERS, Parser, add_version, non_negative_int, output_dir, positive_int, recheck, workers
 
 
 @dataclass
@@ -74,7 +78,8 @@ RECORD_MAX = 6
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="bm-eval", description=__doc__.split("\n\n")[0])
-    p.add_argument("--config", default=None, metavar="FILE", help="YAML file with these settings (see configs/)")
+    p.add_argument("--config", default=None, metavar="NAME|FILE",
+                   help="these settings from a shipped config by name (--list names them) or a YAML file")
     p.add_argument("--preset", default="black_maria", help=f"rules preset; one of {', '.join(PRESETS)}")
     p.add_argument("--players", type=positive_int, default=None, help="player count (default: the preset's)")
     p.add_argument("--rule", type=_override, action="append", default=[], metavar="OPTION=VALUE",
@@ -89,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--boards", type=positive_int, default=200, help="boards to play (each at every rotation); default 200")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the board set; default 0")
     p.add_argument("--matches", type=non_negative_int, default=0, help="also play this many whole matches per rotation")
-    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=workers, default=None,
+                   help=f"worker processes, 1 to {MAX_WORKERS} (default: all cores)")
     p.add_argument("--out", type=output_dir, default=None,
                    help="folder for evaluation.md/.json/.png (checked for writing before the evaluation starts)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -98,25 +104,58 @@ def build_parser() -> argparse.ArgumentParser:
                         "(checked for writing before the evaluation starts)")
     p.add_argument("--record-max", type=positive_int, default=RECORD_MAX, metavar="N",
                    help="record at most N games with --record-games (a board's rotations in turn); default 6")
+    who.add_argument("--list", action="store_true",
+                     help="list the agent specs, the shipped agents and the shipped configs; plays nothing")
     add_version(p)
     return p
 
 
+def listing() -> str:
+    """What ``--list`` prints: the agent specs, the aliases, the shipped agents and configs, one kind a line."""
+    from ..agents import ALIASES, SPEC_FORMS
+    from ..agents.shipped import shipped_agents
+    from ..config import shipped_configs
+
+    aliases = ", ".join(f"{alias} = {name}" for alias, name in ALIASES.items())
+    agents, configs = shipped_agents(), shipped_configs()
+    where = next(iter(agents.values())).parent if agents else None
+    return "\n".join([
+        f"agent specs: {SPEC_FORMS}",
+        f"aliases (reports record the fixed name): {aliases}",
+        f"shipped agents (policy:NAME): {', '.join(agents) or 'none installed'}" + (f" (in {where})" if where else ""),
+        f"shipped configs (--config NAME): {', '.join(configs) or 'none installed'}",
+    ])
+
+
 #: Settings a config file may give, checked as their command-line options are.
 CHECKS = {"players": positive_int, "boards": positive_int, "seed": non_negative_int, "matches": non_negative_int,
-          "workers": positive_int, "out": output_dir, "record_games": output_dir, "record_max": positive_int}
+          "workers": workers, "out": output_dir, "record_games": output_dir, "record_max": positive_int}
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command; Ctrl-C stops the workers and ends it with one line and exit status 130."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nbm-eval: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.compare or args.pool:
+    if args.compare or args.pool or args.list:
+        alone = "compare" if args.compare else "pool" if args.pool else "list"
         given = [f"--{name.replace('_', '-')}" for name, value in vars(args).items()
-                 if name not in ("compare", "pool", "no_progress") and value != parser.get_default(name)]
+                 if name not in (alone, "no_progress") and value != parser.get_default(name)]
         if given:
-            print(f"bm-eval: --{'compare' if args.compare else 'pool'} reads finished evaluations and plays "
-                  f"nothing, so {', '.join(given)} would be ignored; give it alone", file=sys.stderr)
+            what = "lists what there is" if args.list else "reads finished evaluations"
+            print(f"bm-eval: --{alone} {what} and plays nothing, so {', '.join(given)} would be ignored; give it alone",
+                  file=sys.stderr)
             return 2
+        if args.list:
+            print(listing())
+            return 0
         return _combine(args.compare, args.pool)
     overrides = dict(args.rule)
     if args.config:

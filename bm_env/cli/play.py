@@ -4,19 +4,23 @@ Any preset and player count. The person sees the table from their own seat only:
 hand sorted by suit, the legal cards, the trick as it forms, who won it, the scores.
 Cards are typed as ``qs``, ``Q♠``, ``10h`` ...; anything unreadable or illegal is refused
 with the reason and asked again. Commands: ``help``, ``hand``, ``save [PATH]`` (write the
-game record), ``quit``. End of input counts as ``quit``. Opponents are agent specs (see
+game record; a file that is not this game's record is overwritten only after a yes),
+``quit``. End of input counts as ``quit``; ``quit``, end of input and Ctrl-C all write
+the ``--record`` file. Opponents are agent specs (see
 :func:`bm_env.agents.make_agent`): by default the shipped trained agent for the rules where
-one ships (``checkpoints/<preset>_<n>p.pt``), else ``heuristic``; ``--opponents heuristic``
+one ships (``policy:<preset>_<n>p``, :mod:`bm_env.agents.shipped`), else ``heuristic``; ``--opponents heuristic``
 plays the rule-based player. A card that is the only legal one is played for you unless ``--no-auto-forced``. ``--watch`` lets agents play
 every seat, ``--delay`` seconds apart, showing every hand with ``--reveal``. A terminal
 that cannot print the suit symbols gets letters (``Q S``), as does ``--ascii``. The game
 record (``--record``, ``save``) carries the agents' thoughts where they give them (policy,
-pimc), for ``bm-replay`` to show.
+pimc), for ``bm-replay`` to show. ``--web`` serves the table in the browser instead
+(:mod:`bm_env.web`; ``--host``, ``--port``, ``--open``, ``--data``), where the game is chosen on the page.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import TextIO
@@ -32,7 +36,10 @@ from ..engine.record import write_record
 from ..engine.rules import PRESETS, Rules, RulesError
 from ..env.aec import BlackMariaEnv
 from ..env.render import actions_text, cards_text, seat_name
-from .args import Parser, add_version, non_negative_float, non_negative_int, output_file, positive_int
+from .args import Parser, add_version, float_range, non_negative_int, output_file, positive_int
+
+#: The longest pause ``--delay`` allows between moves, in seconds (a longer one looks like a hang).
+MAX_DELAY = 60.0
 
 #: Suit symbols as letters, for a terminal that cannot print them.
 TO_LETTERS = str.maketrans({sym: letter for sym, letter in zip(SUIT_SYMBOLS + "♧♢♡♤", SUIT_LETTERS * 2)})
@@ -53,17 +60,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--match", action="store_true", help="play a whole match instead of one deal")
     p.add_argument("--opponents", default=None,
                    help="agent spec for the other seats (default: the shipped trained agent for these rules, "
-                        "checkpoints/<preset>_<n>p.pt, where one ships; else heuristic)")
+                        "policy:<preset>_<n>p, where one ships; else heuristic)")
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal(s) and the agents")
     p.add_argument("--record", type=output_file, default=None,
                    help="write the game record to this JSON file at the end (checked for writing before the game)")
     p.add_argument("--auto-forced", action=argparse.BooleanOptionalAction, default=True,
                    help="play a card for you when it is the only legal one (default: on)")
     p.add_argument("--watch", action="store_true", help="agents (--opponents) play every seat; you watch")
-    p.add_argument("--delay", type=non_negative_float, default=None,
-                   help="seconds between moves with --watch (default 1)")
+    p.add_argument("--delay", type=float_range(0, MAX_DELAY), default=None,
+                   help=f"seconds between moves with --watch, 0 to {MAX_DELAY:g} (default 1)")
     p.add_argument("--reveal", action="store_true", help="with --watch, show every hand")
     p.add_argument("--ascii", action="store_true", help="suits as letters C D H S instead of symbols")
+    web = p.add_argument_group("the browser table (needs the web extra: pip install 'black-maria[web]')")
+    web.add_argument("--web", action="store_true",
+                     help="serve a table in the browser instead: choose the game there, play whole matches")
+    web.add_argument("--host", default=None, help="address to listen on with --web (default 127.0.0.1: this machine only)")
+    web.add_argument("--port", type=port_number, default=None, help="port to listen on with --web (default 8000; 0: any free one)")
+    web.add_argument("--open", action="store_true", help="with --web, open the table in the default browser")
+    web.add_argument("--data", default=None,
+                     help="with --web, a folder where every game is saved after every move; a server started again "
+                          "with it continues every game (default: games in memory only)")
     add_version(p)
     return p
 
@@ -117,10 +133,13 @@ class Game:
         self.seat = None if args.watch else seat
         self.me = None if args.watch else f"player_{seat}"
         base = args.seed if args.seed is not None else 0
-        self.opponents = args.opponents or shipped_spec(args.preset, n) or "heuristic"
+        shipped = None if args.opponents else shipped_spec(args.preset, n)
+        self.opponents = args.opponents or shipped or "heuristic"
+        self.who = f"{self.opponents} (the shipped agent for these rules)" if shipped else self.opponents
         self.agents = {s: make_agent(self.opponents, rules=self.env.rules, seed=base + 1 + s)
                        for s in range(n) if s != self.seat}
         self.thoughts = ThoughtLog()  # the agents' explanations, for the record (bm-replay shows them)
+        self.saved: set[str] = set()  # this game's record files: saving again updates them without asking
         self.letters = args.ascii or not suits_printable(stdout)
 
     def say(self, text: str) -> None:
@@ -130,9 +149,9 @@ class Game:
         env = self.env
         env.reset(seed=self.args.seed)
         if self.watching:
-            self.say(f"Watching {self.opponents} in every seat. Ctrl-C stops.")
+            self.say(f"Watching {self.who} in every seat. Ctrl-C stops.")
         else:
-            self.say(f"You are {self.me}. Opponents: {self.opponents}. Type 'help' for help.")
+            self.say(f"You are {self.me}. Opponents: {self.who}. Type 'help' for help.")
         self.say(match_goal(env.rules, self.args.match))
         shown = None
         while not env.terminations[env.agent_selection]:
@@ -258,25 +277,81 @@ class Game:
         names = ", ".join(seat_name(s, self.seat) for s in match.winners)
         return f"The match is over. Winner(s): {names}"
 
-    def save(self, path: str | None) -> None:
+    def save(self, path: str | None, ask: bool = True) -> None:
+        """Write the record to ``path``; a file that is not this game's own is overwritten only if the person says yes."""
         if not path:
             self.say("Give a file name: save PATH (e.g. save game.json)")
             return
+        mine = os.path.realpath(path) in self.saved or path == self.args.record
+        if ask and not mine and os.path.exists(path):
+            self.out.write(f"{path} exists and is not this game's record: overwrite it? (yes/no) ")
+            self.out.flush()
+            if self.stdin.readline().strip().lower() not in ("y", "yes"):
+                self.say(f"Not saved: {path} is left as it was.")
+                return
         try:
             written = write_record(path, self.env.match, self.thoughts)
         except OSError as e:
             self.say(f"Could not save the record to {path}: {e}")
             return
+        self.saved.add(os.path.realpath(written))
         self.say(f"Game record saved to {written}")
 
     def save_at_end(self) -> None:
+        """The ``--record`` file, however the game ends (its last deal, quit, end of input, Ctrl-C)."""
         if self.args.record:
-            self.save(self.args.record)
+            self.save(self.args.record, ask=False)
+
+
+def port_number(value: object) -> int:
+    """A TCP port, 0..65535 (0: any free one)."""
+    n = non_negative_int(value)
+    if n > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port in 0..65535, got {value!r}")
+    return n
+
+
+#: Options of the terminal game, which the page chooses with --web.
+TERMINAL_ONLY = ("preset", "players", "seat", "match", "opponents", "seed", "record", "auto_forced", "watch", "delay",
+                 "reveal", "ascii")
+WEB_ONLY = ("host", "port", "open", "data")
+
+
+def web_main(args: argparse.Namespace, parser: argparse.ArgumentParser, out: TextIO) -> int:
+    """``bm-play --web``: serve the browser table until interrupted."""
+    defaults = vars(parser.parse_args([]))
+    given = ["--" + k.replace("_", "-") for k in TERMINAL_ONLY if getattr(args, k) != defaults[k]]
+    if given:
+        parser.error(f"{' and '.join(given)}: with --web the game is chosen on the page, so leave "
+                     f"{'them' if len(given) > 1 else 'it'} out")
+    try:
+        from ..web.server import serve
+        from ..web.store import GameStore, StoreError
+    except ImportError as e:
+        print(f"bm-play: --web needs the web extra ({e}); install it with pip install 'black-maria[web]'",
+              file=sys.stderr)
+        return 2
+    try:
+        store = GameStore(args.data)
+    except (StoreError, OSError) as e:
+        print(f"bm-play: --data: {e}", file=sys.stderr)
+        return 2
+    try:
+        serve(store, args.host or "127.0.0.1", 8000 if args.port is None else args.port, args.open, out)
+    except OSError as e:
+        print(f"bm-play: cannot listen on {args.host or '127.0.0.1'}:{args.port or 8000}: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.web:
+        return web_main(args, parser, stdout or sys.stdout)
+    alone = ["--" + k for k in WEB_ONLY if getattr(args, k) not in (None, False)]
+    if alone:
+        parser.error(f"{' and '.join(alone)} {'go' if len(alone) > 1 else 'goes'} with --web (the browser table)")
     if not args.watch:
         alone = [name for name, value in (("--delay", args.delay), ("--reveal", args.reveal or None)) if value is not None]
         if alone:
@@ -296,6 +371,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         return game.run()
     except KeyboardInterrupt:
         print("\nGame abandoned.", file=out)
+        game.save_at_end()
         return 130
 
 

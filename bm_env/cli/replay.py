@@ -18,22 +18,25 @@ import sys
 
 from ..engine.record import RecordError, load_record
 from ..pictures import write_replay
-from .args import Parser, add_version
+from .args import Parser, add_version, distinct_outputs, non_negative_int, output_file
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="bm-replay", description=__doc__.split("\n\n")[0],
                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("record", metavar="RECORD.json", help="a deal or match record")
-    p.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
-    p.add_argument("--seat", type=int, default=None,
+    p.add_argument("--html", required=True, type=output_file, metavar="OUT.html",
+                   help="the page to write (not the record itself)")
+    p.add_argument("--seat", type=non_negative_int, default=None,
                    help="write only this seat's view (the file then holds nothing that seat may not know)")
     add_version(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    distinct_outputs(parser, {"RECORD.json": args.record}, {"--html": args.html})
     try:
         rec = load_record(args.record)
     except OSError as e:

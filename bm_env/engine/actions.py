@@ -3,7 +3,7 @@
 Every decision of every rule system shares one action space. Cards are ids 0..51; the
 extra decisions below come after them, in one fixed place so that the engine, the
 environment, the agents and the terminal game agree. A rules object only exposes the
-extras it uses (:attr:`bm_env.engine.rules.Rules.num_actions`), so presets without them keep an
+extras it uses (:attr:`bm_env.Rules.num_actions`), so presets without them keep an
 action space of exactly 52.
 """
 

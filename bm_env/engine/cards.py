@@ -90,8 +90,15 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+def _check_mask(mask: int) -> None:
+    # A negative int has infinitely many set bits: the loops below would never end on one.
+    if mask < 0:
+        raise ValueError(f"a bit mask of cards is a whole number of at least 0, got {mask}")
+
+
 def cards_of(mask: int) -> list[int]:
-    """Card ids in a bit mask, ascending (so sorted by suit, then rank)."""
+    """Card ids in a bit mask, ascending (so sorted by suit, then rank); a negative mask is refused."""
+    _check_mask(mask)
     out = []
     while mask:
         low = mask & -mask
@@ -101,6 +108,8 @@ def cards_of(mask: int) -> list[int]:
 
 
 def iter_cards(mask: int) -> Iterator[int]:
+    """The card ids of :func:`cards_of`, one at a time."""
+    _check_mask(mask)
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

@@ -6,8 +6,8 @@ importing only numpy and the standard library, with every rule read from a
 
 Players of a deal are *positions* ``0..k-1`` clockwise; ``seats[i]`` is the match seat at
 position ``i`` (a tie-break deal among some of the players has fewer positions than the
-match has seats). At every decision :attr:`Deal.to_act` is the position to act and
-:attr:`Deal.legal` the legal actions as a bit mask (:meth:`Deal.legal_mask` as an array);
+match has seats). At every decision ``Deal.to_act`` is the position to act and
+``Deal.legal`` the legal actions as a bit mask (:meth:`~bm_env.Deal.legal_mask` as an array);
 actions after the 52 card ids are the extra decisions of :mod:`bm_env.engine.actions`.
 
 Phases: ``pass`` (one card per decision, or pass on unseen), ``charge`` (Turbo Hearts),
@@ -20,8 +20,8 @@ choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card
 systems are in helper modules next to this one: :mod:`~bm_env.engine.deal_passing` (passing,
 scatter, passing on), :mod:`~bm_env.engine.deal_charging` (Turbo Hearts), :mod:`~bm_env.engine.deal_kitty`,
 :mod:`~bm_env.engine.deal_cancellation` (two decks) and :mod:`~bm_env.engine.deal_booster` (Booster
-Nines). A deal's state is declared field by field in :data:`Deal._FIXED_FIELDS`,
-:data:`Deal._STATE_VALUES` and :data:`Deal._STATE_LISTS`; :func:`clone_deal` copies what
+Nines). A deal's state is declared field by field in ``Deal._FIXED_FIELDS``,
+``Deal._STATE_VALUES`` and ``Deal._STATE_LISTS``; :func:`clone_deal` copies what
 the declaration says. Other modules read it through its read face, which hands out only
 immutable values (ints, strings, tuples): the lists stay private.
 """
@@ -34,6 +34,7 @@ from typing import Sequence
 
 import numpy as np
 
+from . import checks
 from . import deal_booster as booster
 from . import deal_cancellation as cancellation
 from . import deal_charging as charging
@@ -132,10 +133,10 @@ def pass_direction_for(rules: Rules, deal_number: int, rng: np.random.Generator 
 class Deal:
     """The state of one deal, advanced by :meth:`step` one decision at a time.
 
-    Its read face: the attributes declared in :data:`_FIXED_FIELDS` and :data:`_STATE_VALUES`
+    Its read face: the attributes declared in ``_FIXED_FIELDS`` and ``_STATE_VALUES``
     (immutable values: ints, strings, tuples, None), read freely and assigned by the deal
     alone (``tests/test_deal_state.py`` checks that no other module assigns them); the
-    queries below, which hand out the lists of :data:`_STATE_LISTS` as tuples (:attr:`hands`,
+    queries below, which hand out the lists of ``_STATE_LISTS`` as tuples (:attr:`hands`,
     :attr:`tricks`, :attr:`captured`, :attr:`pass_picks`...); and the methods
     :meth:`legal_mask`, :meth:`hand_cards`, :meth:`passed_to`, :meth:`received_from`...
     Nothing a caller gets from a deal can change it.
@@ -143,62 +144,64 @@ class Deal:
 
     # Every attribute of a deal is declared in exactly one of these three, and together they are
     # its __slots__: a field assigned without being declared fails at once, so a new field cannot
-    # silently miss clone_deal.
+    # silently miss clone_deal. The first two map each name to its docstring (a dict __slots__
+    # hands it to help() and to the API reference).
     #: Set once by the constructor, never changed; immutable, so clones share them.
-    _FIXED_FIELDS = (
-        "rules",  # the Rules of the deal
-        "num_players",  # positions in the deal, k
-        "seats",  # match seat at each position
-        "on_illegal",  # "raise" or "renege_penalty"
-        "totals_before",  # match totals of the positions before this deal
-        "deals_before",  # deals counted in the match before this one
-        "two_decks",  # Cancellation: two decks in play
-        "kitty",  # the kitty's cards, sorted (() without a kitty)
-        "dealer",  # position of the dealer
-        "eldest",  # position left of the dealer: passes and charges first, and leads unless a rule says who
-        "dealt",  # hands as dealt: the ids each position held
-        "dealt_twice",  # two decks: the ids each position was dealt twice
-        "deck",  # ids dealt to the hands (the kitty apart)
-        "pass_direction",  # name of the pass direction ("left", "scatter", "hold"...)
-        "pass_offset",  # receiver's position offset (0: hold or scatter)
-        "pick_offsets",  # scatter: receiver offset of each pick; else None
-        "pass_count",  # cards each player passes (0: no passing)
-        "can_pass_on",  # optional_pass: a player may pass on, unseen, what it is passed
-        "no_pass_mask",  # cards the rules do not let be passed (unless nothing else is left)
-        "_num_actions",  # size of the action space
-        "_charging",  # Turbo Hearts charging in play
-        "_booster",  # Booster Nines in play
-        "_plain_tricks",  # one deck, no trumps, no boosts: the fast trick path
-        "_follow_filtered",  # legal follows need the charging or queen_when_safe filters
-    )
+    _FIXED_FIELDS = {
+        "rules": "The :class:`~bm_env.Rules` of the deal.",
+        "num_players": "Positions in the deal, ``k`` (fewer than the match's seats in a tie-break deal).",
+        "seats": "The match seat at each position.",
+        "on_illegal": 'What an illegal action does: ``"raise"`` or ``"renege_penalty"``.',
+        "totals_before": "Match totals of the positions before this deal.",
+        "deals_before": "Deals counted in the match before this one.",
+        "two_decks": "Two decks are in play (Cancellation).",
+        "kitty": "The kitty's card ids, sorted; ``()`` without a kitty.",
+        "dealer": "Position of the dealer.",
+        "eldest": "Position left of the dealer: passes and charges first, and leads unless a rule says who.",
+        "dealt": "The hands as dealt: a bit mask of the card ids each position held.",
+        "dealt_twice": "Two decks: a bit mask per position of the ids it was dealt twice.",
+        "deck": "Bit mask of the ids dealt to the hands (the kitty apart).",
+        "pass_direction": 'Name of this deal\'s pass direction (``"left"``, ``"scatter"``, ``"hold"``...).',
+        "pass_offset": "How many positions to the left the passed cards go (0: hold or scatter).",
+        "pick_offsets": "Scatter: the receiver's offset of each pick; else None.",
+        "pass_count": "Cards each player passes (0: no passing).",
+        "can_pass_on": "``optional_pass``: a player may pass on, unseen, the cards it is passed.",
+        "no_pass_mask": "Bit mask of the cards the rules do not let be passed (unless nothing else is left).",
+        "_num_actions": "Size of the action space.",
+        "_charging": "Turbo Hearts charging in play.",
+        "_booster": "Booster Nines in play.",
+        "_plain_tricks": "One deck, no trumps, no boosts: the fast trick path.",
+        "_follow_filtered": "Legal follows need the charging or queen_when_safe filters.",
+    }
     #: Immutable values the deal replaces as it goes, so a clone can share them. The public
     #: ones are read as plain attributes: a property would cost the env about a tenth of its
     #: time per decision (it reads a dozen of them at each).
-    _STATE_VALUES = (
-        "phase",  # "pass", "charge", "play", "discard", "moon" or "done"
-        "to_act",  # position to act (meaningless once the deal is over)
-        "legal",  # legal actions of the position to act, a bit mask over the action space; 0 once over
-        "scores",  # the deal's scores by position once it is over, else None
-        "renege",  # (position, action, phase) of a renege that ended the deal (renege penalty), else None
-        "values",  # points of each card id (Turbo Hearts: charged cards doubled once charging ends)
-        "penalty_mask",  # cards of the deal worth penalty points
-        "penalty_total",  # every penalty point of the deal (every copy, the kitty's included)
-        "leader",  # position that leads (or led) the trick in progress
-        "led_suit",  # suit led to the trick in progress, -1 before its lead
-        "trick",  # cards of the trick in progress, from its leader (a tuple)
-        "voids",  # suits (bits 0..3) each position has shown void in (a tuple)
-        "hearts_broken",  # a heart (or Q♠ where it breaks them) has been played
-        "ten_clubs_taker",  # position that took 10♣ (Turbo Hearts' multiplier), else None
-        "trick_len",  # cards the trick in progress takes before it is won (Booster Nines add rounds)
-        "boosts",  # Booster Nines: rounds still owed to the trick in progress
-        "kitty_taker",  # position that took the kitty, None until then
-        "discards_left",  # kitty_to_hand: cards the taker still has to discard
-        "moon_shot",  # (position, total) of a moon (or sun) shot once the tricks are over, else None
-        "moon_choice",  # the shooter's choice, "subtract" or "add", once made
-        "_last_winner",  # winner of the last trick won (Cancellation, the kitty)
-        "_suits_led",  # charging: the cards of every suit led so far
-        "_first_of_suit",  # charging: the trick in progress is the first led in its suit
-    )
+    _STATE_VALUES = {
+        "phase": 'The phase: ``"pass"``, ``"charge"``, ``"play"``, ``"discard"``, ``"moon"`` or ``"done"``.',
+        "to_act": "Position to act (meaningless once the deal is over).",
+        "legal": "Legal actions of the position to act, a bit mask over the action space; 0 once the deal is over.",
+        "scores": "The deal's scores by position once it is over, else None.",
+        "renege": "``(position, action, phase)`` of the renege that ended the deal (renege penalty), else None.",
+        "values": "Points of each card id (Turbo Hearts: charged cards doubled once charging ends).",
+        "penalty_mask": "Bit mask of the deal's cards worth penalty points.",
+        "penalty_total": "Every penalty point of the deal (every copy, the kitty's included).",
+        "leader": "Position that leads (or led) the trick in progress.",
+        "led_suit": "Suit led to the trick in progress; -1 before its lead.",
+        "trick": "Cards of the trick in progress, from its leader (a tuple).",
+        "voids": "Per position, the suits (bits 0..3) it has shown void in (a tuple).",
+        "hearts_broken": "A heart (or Q♠ where it breaks them) has been played.",
+        "ten_clubs_taker": "Position that took 10♣ (Turbo Hearts' multiplier), else None.",
+        "trick_len": "Cards the trick in progress takes before it is won (Booster Nines add rounds).",
+        "boosts": "Booster Nines: rounds still owed to the trick in progress.",
+        "kitty_taker": "Position that took the kitty; None until then.",
+        "discards_left": "``kitty_to_hand``: cards the taker still has to discard.",
+        "face_down_points": "Points of the face-down cards the kitty's taker took (the kitty, or its discards).",
+        "moon_shot": "``(position, total)`` of a moon (or sun) shot once the tricks are over, else None.",
+        "moon_choice": 'The shooter\'s choice, ``"subtract"`` or ``"add"``, once made; else None.',
+        "_last_winner": "Winner of the last trick won (Cancellation, the kitty).",
+        "_suits_led": "Charging: the cards of every suit led so far.",
+        "_first_of_suit": "Charging: the trick in progress is the first led in its suit.",
+    }
     #: Lists changed in place, of immutable items: clone_deal copies each one. Read through
     #: the queries of the same name without the underscore, as tuples.
     _STATE_LISTS = (
@@ -210,7 +213,10 @@ class Deal:
     )
     # Slots rather than an instance dict also give the interpreter's fast path for attribute reads
     # and method calls on the hot path (the env reads a dozen fields per decision; docs/performance.md).
-    __slots__ = _FIXED_FIELDS + _STATE_VALUES + _STATE_LISTS
+    __slots__ = {**_FIXED_FIELDS, **_STATE_VALUES, **dict.fromkeys(_STATE_LISTS)}
+
+    def __deepcopy__(self, memo: dict) -> Deal:
+        return clone_deal(self)  # the lists copied, the immutable fields shared
 
     def __init__(
         self,
@@ -227,11 +233,14 @@ class Deal:
         if on_illegal not in ILLEGAL_MODES:
             raise ValueError(f"on_illegal={on_illegal!r} is not allowed; allowed: {list(ILLEGAL_MODES)}")
         masks, doubles = _hand_masks(rules, hands)
-        kitty = tuple(sorted(map(int, kitty))) if kitty else ()
+        kitty = _kitty_ids(kitty)
         _check_hands(rules, masks, doubles, kitty)
         k = len(masks)
-        if not 0 <= dealer < k:
-            raise ValueError(f"dealer must be a position in 0..{k - 1}, got {dealer}")
+        if type(dealer) is not int or not 0 <= dealer < k:  # the common case, a plain int in range, skips this
+            dealer = checks.whole("dealer", dealer, 0, k - 1, what="a position")
+        if not isinstance(pass_direction, str):
+            raise ValueError(f"pass_direction must be a direction name such as 'right' or 'hold', "
+                             f"got {checks.shown(pass_direction)}")
         self._set_fixed(rules, masks, doubles, kitty, dealer, seats, totals_before, deals_before, on_illegal)
         passing.setup(self, pass_direction)
         self._set_state(masks, doubles)
@@ -307,6 +316,7 @@ class Deal:
         self.kitty_taker: int | None = None
         self._kitty_discards: list[int] = []  # kitty_to_hand: cards the taker discarded face down
         self.discards_left = 0
+        self.face_down_points = 0
         self.moon_shot: tuple[int, int] | None = None
         self.moon_choice: str | None = None
 
@@ -403,6 +413,20 @@ class Deal:
         """The sum of the card values position ``p`` has taken (one read, no copy)."""
         return self._captured[p]
 
+    def points_known_to(self, viewer: int | None) -> tuple[int, ...]:
+        """The points each position has taken as position ``viewer`` (None: a spectator) knows them.
+
+        The points of the tricks are public; those of the face-down cards the kitty's taker took
+        (the kitty, or under ``kitty_to_hand`` its discards) are the taker's alone, as the cards
+        are, until the deal is scored.
+        """
+        taker = self.kitty_taker
+        if not self.face_down_points or viewer == taker or self.phase == DONE:
+            return tuple(self._captured)
+        points = list(self._captured)
+        points[taker] -= self.face_down_points
+        return tuple(points)
+
     @property
     def tricks_played(self) -> int:
         """How many tricks have been played to the end (Cancellation's tricks left on the table included)."""
@@ -489,8 +513,8 @@ class Deal:
         """Apply the action of the position to act."""
         if type(action) is not int:  # the common case, a plain int, skips this
             if isinstance(action, bool) or not isinstance(action, np.integer):
-                raise IllegalActionError(
-                    f"action {action!r} is outside the action space 0..{self._num_actions - 1}")
+                raise IllegalActionError(f"an action must be an int action id in 0..{self._num_actions - 1} "
+                                         f"(a Python or numpy integer), got {checks.shown(action)}")
             action = int(action)
         # One test for the common case, a legal action: a finished deal has no legal action.
         bit = 1 << action if 0 <= action < self._num_actions else 0
@@ -727,10 +751,11 @@ class Deal:
         return pen
 
     def _take_points(self, p: int, cards: Sequence[int]) -> None:
-        """Cards added to ``p``'s captured cards outside a trick (kitty, discards)."""
+        """Face-down cards added to ``p``'s captured cards outside a trick (kitty, discards)."""
         for c in cards:
             v = self.values[c]
             self._captured[p] += v
+            self.face_down_points += v
             if v > 0:
                 self._penalty_taken[p] += v
             if c == TEN_CLUBS:
@@ -802,16 +827,27 @@ class Deal:
 
 
 def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[list[int], list[int]]:
-    """Hands as (ids held, ids held twice) masks; a hand is a mask or a sequence of card ids."""
+    """Hands as (ids held, ids held twice) masks; a hand is a mask or a sequence of card ids.
+
+    Every mask and card id is checked by :mod:`~bm_env.engine.checks` first: a negative mask
+    would never end a walk over its bits, and a float id would be read as another card.
+    """
+    if type(hands) not in (list, tuple) and not checks.is_sequence(hands):
+        raise ValueError(f"hands must be a sequence of hands, one per position, got {checks.shown(hands)}")
     masks, doubles = [], []
+    # Plain ints in range, the common case (a search plays thousands of deals), skip the checks' calls.
     for i, h in enumerate(hands):
-        if isinstance(h, (int, np.integer)):
-            masks.append(int(h))
+        if checks.is_whole(h):
+            in_range = type(h) is int and 0 <= h <= checks.MAX_MASK
+            masks.append(h if in_range else checks.card_mask(f"the hand of position {i}", h))
             doubles.append(0)
             continue
+        if type(h) not in (list, tuple) and not checks.is_sequence(h):
+            raise ValueError(f"the hand of position {i} must be a bit mask or a sequence of card ids, "
+                             f"got {checks.shown(h)}")
         once = twice = 0
         for c in h:
-            bit = 1 << int(c)
+            bit = 1 << (c if type(c) is int and 0 <= c < NUM_CARDS else checks.card_id(f"a card of position {i}", c))
             if twice & bit or (once & bit and rules.decks == 1):
                 raise ValueError(
                     f"card {card_str(int(c))} appears too often in the hand of position {i} "
@@ -824,6 +860,16 @@ def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[lis
         masks.append(once)
         doubles.append(twice)
     return masks, doubles
+
+
+def _kitty_ids(kitty: Sequence[int]) -> tuple[int, ...]:
+    """The kitty's card ids, sorted, each checked as a card id."""
+    if not kitty and type(kitty) in (list, tuple):
+        return ()
+    if not checks.is_sequence(kitty):
+        raise ValueError(f"kitty must be a sequence of card ids, got {checks.shown(kitty)}")
+    return tuple(sorted(c if type(c) is int and 0 <= c < NUM_CARDS else checks.card_id("a card of the kitty", c)
+                        for c in kitty))
 
 
 def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tuple[int, ...]) -> None:
@@ -875,7 +921,7 @@ def clone_deal(deal: Deal) -> Deal:
     """An independent copy of a deal in progress (search players play copies out).
 
     The copy shares the immutable fields and gets its own copy of each list that
-    :data:`Deal._STATE_LISTS` declares.
+    ``Deal._STATE_LISTS`` declares.
     """
     new = object.__new__(Deal)
     for name, value in zip(_SHARED, _read_shared(deal)):
@@ -886,6 +932,6 @@ def clone_deal(deal: Deal) -> Deal:
 
 
 _STATE_LISTS = Deal._STATE_LISTS
-_SHARED = Deal._FIXED_FIELDS + Deal._STATE_VALUES  # immutable: a clone shares them
+_SHARED = (*Deal._FIXED_FIELDS, *Deal._STATE_VALUES)  # immutable: a clone shares them
 _read_shared = operator.attrgetter(*_SHARED)
 _read_lists = operator.attrgetter(*_STATE_LISTS)

@@ -6,7 +6,9 @@ has a winner) or of the first penalty point (``'first_point'``; if nobody takes 
 the last trick's winner). It counts among the taker's cards won, unless
 ``kitty_to_hand``: then the taker adds it to its hand and discards as many cards, face
 down, which count as won; the deal waits for those discards before the next lead.
-Only the taker sees the kitty's cards.
+Only the taker sees the kitty's cards, and the points of the face-down cards it takes (the
+kitty, or the discards) are its alone until the deal is scored (``Deal.face_down_points``,
+``Deal.points_known_to``).
 
 Part of the deal's implementation: these functions change the deal's state, its private
 lists included (declared in ``bm_env.engine.deal``); nothing else does.

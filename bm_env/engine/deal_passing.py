@@ -12,7 +12,7 @@ so a chain can bring cards back to their passer. Not offered on scatter deals, w
 
 Part of the deal's implementation: these functions change the deal's state, its private
 lists included (declared in ``bm_env.engine.deal``); everyone else reads the deal through its
-queries (``pass_picks``, :meth:`~bm_env.engine.deal.Deal.passed_to`, ...).
+queries (``pass_picks``, :meth:`~bm_env.Deal.passed_to`, ...).
 """
 
 from __future__ import annotations

@@ -4,14 +4,16 @@ Agents, the renderer, the observation encoder and the terminal game read this an
 the engine's state, so hidden information cannot leak through them. It holds the
 player's own hand, the cards they passed (and to whom) and, once the cards have moved,
 the cards they received; every card played and by whom; the current trick; points
-taken; whether hearts are broken; the match scores. Other players' unplayed cards are
-absent, except the cards this player passed to someone who still holds them, which the
-rules make known to the passer (:attr:`InfoState.known_held`).
+taken (those of face-down cards by their taker alone until the deal is scored); whether
+hearts are broken; the match scores. Other players' unplayed cards are absent, except
+the cards this player passed to someone who still holds them, which the rules make
+known to the passer (:attr:`~bm_env.InfoState.known_held`).
 
 The extension rule systems add public facts (charged cards, who passed on unseen, the
 kitty's size and taker, a Cancellation trick left on the table, the partner) and private
-ones (the kitty's contents, to its taker only; the taker's face-down discards). With two
-decks a card id appears twice in a tuple when two copies are meant.
+ones (the kitty's contents, to its taker only; the taker's face-down discards; the points
+of both, which the others see only when the deal is scored). With two decks a card id
+appears twice in a tuple when two copies are meant.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .rules import Rules, partner_of
 
 @dataclass(frozen=True)
 class InfoState:
-    """The view of match seat :attr:`seat`. All seats are match seats; cards are ids."""
+    """The view of match seat ``seat``. All seats are match seats; cards are ids."""
 
     rules: Rules
     seat: int
@@ -47,7 +49,9 @@ class InfoState:
     current_trick: tuple[tuple[int, int], ...]  # (seat, card) in the trick being played
     led_suit: int | None
     hearts_broken: bool
-    points_taken: tuple[int, ...]  # card values taken this deal, by match seat (0 for seats not playing)
+    # Card values taken this deal, by match seat (0 for seats not playing), as this seat knows them: the
+    # face-down cards' (the kitty, its discards) count for their taker only, until the deal is scored.
+    points_taken: tuple[int, ...]
     tricks_won: tuple[int, ...]
     hand_sizes: tuple[int, ...]  # cards still held, by match seat
     voids: tuple[int, ...]  # per match seat, bit s set when that seat showed void in suit s
@@ -178,7 +182,7 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         current_trick=current,
         led_suit=deal.led_suit if trick else None,
         hearts_broken=deal.hearts_broken,
-        points_taken=by_seat(deal.captured),
+        points_taken=by_seat(deal.points_known_to(pos)),
         tricks_won=by_seat(deal.tricks_won),
         hand_sizes=by_seat([deal.hand_count(i) + (len(picks[i]) if phase == PASS else 0) for i in range(k)]),
         voids=by_seat(deal.voids),

@@ -18,7 +18,7 @@ from .scoring import match_would_end, team_totals
 
 
 class Match:
-    """A match of deals. :attr:`deal` is the deal in progress; :meth:`step` advances it."""
+    """A match of deals. ``deal`` is the deal in progress; :meth:`step` advances it."""
 
     def __init__(
         self,
@@ -51,6 +51,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """The match is decided (``winners`` is set): no deal is left to play."""
         return self.winners is not None
 
     def next_deal_setup(self) -> tuple[tuple[int, ...], int]:

@@ -1,16 +1,19 @@
 """Game records: every deal as a JSON document that replays to the identical result.
 
 A deal record holds the rules, the seats, the dealer, the hands dealt, each player's
-passed cards, the tricks in order and the scores. :func:`replay_deal` plays it again
+passed cards, the tricks in order and the scores. :func:`~bm_env.replay_deal` plays it again
 through the engine and checks every step, so a record that does not replay (a card twice,
 an illegal play, a wrong winner or score) is rejected with the place where it goes wrong.
 A match record is the list of its deal records plus the totals and winners;
-:func:`replay_match` feeds the replayed deals to a :class:`~bm_env.engine.match.Match`, so every
+:func:`~bm_env.replay_match` feeds the replayed deals to a :class:`~bm_env.engine.match.Match`, so every
 recorded field (each deal's rules, seats, dealer, pass direction, totals and deal count
 before it, the match totals and the winners) is checked against what the match makes of
 the deals. A field of the wrong kind (``null``, a string for a list) is a
 :class:`RecordError` naming the field, never a ``TypeError``. A deal record may also carry
 the agents' thoughts at their decisions (:mod:`bm_env.agents.thoughts`), which replaying ignores.
+A field a record does not have (an unknown key, or an extension's field under rules
+without that extension) is refused rather than carried along unread, as is a renege
+entry that the replayed deal does not end with, and a file with ``NaN`` or ``Infinity``.
 """
 
 from __future__ import annotations
@@ -91,6 +94,7 @@ def _extension_record(deal: Deal) -> dict[str, Any]:
 
 
 def match_record(match: Match, thoughts=None) -> dict[str, Any]:
+    """The JSON-able record of a match: its rules, first dealer, every deal's record (:func:`deal_record`), totals and winners."""
     deals = list(match.completed)
     if match.deal is not None and match.deal not in deals:
         deals.append(match.deal)
@@ -110,15 +114,24 @@ def write_record(path: str | os.PathLike, game: Deal | Match, thoughts=None) -> 
     return write_atomic(path, lambda f: json.dump(record, f, ensure_ascii=False, indent=1))
 
 
+def _no_constant(name: str) -> None:
+    raise RecordError(f"{name} is not a JSON number (a record holds finite numbers only)")
+
+
 def load_record(path: str | os.PathLike) -> dict[str, Any]:
-    """The JSON object in ``path``; :class:`RecordError` for a file that is not one (binary, broken JSON)."""
+    """The JSON object in ``path``; :class:`RecordError` for a file that is not one (binary, broken JSON,
+    ``NaN`` or ``Infinity``, which Python's reader would take, or nesting too deep to read)."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            data = json.load(f, parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a text file (a game record is UTF-8 JSON)") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"{path}: not valid JSON ({e})") from None
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+    except RecursionError:
+        raise RecordError(f"{path}: nested too deeply to be a game record") from None
     if not isinstance(data, dict):
         raise RecordError(f"{path}: a game record is a JSON object, got {_kind(data)}")
     return data
@@ -192,8 +205,26 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
     replay.charges()
     replay.tricks()
     replay.moon_choice()
+    _check_renege(rec, replay.deal)
     _check_scores(rec, replay.deal)
     return replay.deal
+
+
+#: The fields of a deal record, those of the extension rule systems by the rules option that writes them.
+DEAL_FIELDS = ("format", "rules", "seats", "dealer", "pass_direction", "totals_before", "deals_before", "hands",
+               "passes", "tricks", "renege", "scores", "thoughts")
+_EXTENSION_FIELDS = {"kitty": lambda r: r.kitty != "none", "kitty_discards": lambda r: r.kitty != "none",
+                     "passed_on": lambda r: r.optional_pass, "charged": lambda r: r.charging,
+                     "moon_choice": lambda r: r.moon_choice}
+MATCH_FIELDS = ("format", "rules", "first_dealer", "deals", "totals", "winners")
+
+
+def _only_fields(rec: Mapping[str, Any], allowed, where: str) -> None:
+    """Refuse a field a record of this kind does not have (it would be carried along unread)."""
+    unknown = [k for k in rec if k not in allowed]
+    if unknown:
+        shown = ", ".join(repr(k) if len(repr(k)) <= 40 else repr(k)[:37] + "..." for k in unknown[:5])
+        raise RecordError(f"{where}: unknown field(s) {shown}; a record of these rules has {list(allowed)}")
 
 
 def _deal_of_record(rec: Mapping[str, Any]) -> Deal:
@@ -201,6 +232,7 @@ def _deal_of_record(rec: Mapping[str, Any]) -> Deal:
     if _field(rec, "format", "record") != DEAL_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
     rules = _rules(rec, "record")
+    _only_fields(rec, DEAL_FIELDS + tuple(k for k, used in _EXTENSION_FIELDS.items() if used(rules)), "record")
     seats = [_int(s, f"seats[{i}]") for i, s in enumerate(_list(rec, "seats", "record"))]
     if len(set(seats)) != len(seats) or not all(0 <= s < rules.num_players for s in seats):
         raise RecordError(f"seats: {seats} must be distinct seats in 0..{rules.num_players - 1}")
@@ -227,7 +259,7 @@ def _deal_of_record(rec: Mapping[str, Any]) -> Deal:
 
 
 class _Replay:
-    """A record's decisions fed to its deal, phase by phase, each step checked (see :func:`replay_deal`)."""
+    """A record's decisions fed to its deal, phase by phase, each step checked (see :func:`~bm_env.replay_deal`)."""
 
     def __init__(self, rec: Mapping[str, Any], deal: Deal, before_step) -> None:
         self.rec = rec
@@ -310,12 +342,13 @@ class _Replay:
             leader = _field(trick, "leader", where)
             if seats[deal.to_act] != leader:
                 raise RecordError(f"{where}: leader is {_player(leader)}, but player_{seats[deal.to_act]} is on lead")
+            _only_fields(trick, ("leader", "cards", "winner"), where)
             cards = _cards(_field(trick, "cards", where), f"{where}.cards")
             self.discards(discards)
             for i, c in enumerate(cards):
                 self.apply(c, f"{where}.cards[{i}] (player_{seats[deal.to_act]} plays {card_str(c)})")
             self.check_winner(t, trick, len(cards))
-        self.discards(discards)
+        self.discards(discards, record_ends=True)
         if deal.phase != DONE and self.renege_due(deal.phase):
             self.apply(self.extra[2], "renege")
 
@@ -332,13 +365,16 @@ class _Replay:
         if actual != winner:
             raise RecordError(f"{where}: winner recorded as {_player(winner)}, the rules give {_player(actual)}")
 
-    def discards(self, discards: list[int]) -> None:
-        """Replay the kitty taker's discards when the deal waits for them."""
+    def discards(self, discards: list[int], record_ends: bool = False) -> None:
+        """Replay the kitty taker's discards when the deal waits for them; where the record ends
+        (``record_ends``), an unfinished one may stop among them."""
         deal = self.deal
         while deal.phase == DISCARD:
             done = len(deal.kitty_discards)
             if done >= len(discards) and self.renege_due(DISCARD):
                 self.apply(self.extra[2], "renege")
+                return
+            if done >= len(discards) and record_ends and self.rec.get("scores") is None:
                 return
             if done >= len(discards):
                 raise RecordError(f"kitty_discards: {len(discards)} recorded, "
@@ -353,6 +389,21 @@ class _Replay:
         if choice not in ("subtract", "add"):
             raise RecordError(f"moon_choice: the deal needs the shooter's choice 'subtract' or 'add', got {choice!r}")
         self.apply(MOON_SUBTRACT if choice == "subtract" else MOON_ADD, "moon_choice")
+
+
+def _check_renege(rec: Mapping[str, Any], deal: Deal) -> None:
+    """A recorded renege is the one the replayed deal ended with (a deal that ended normally has none)."""
+    recorded = rec.get("renege")
+    if not recorded:
+        return
+    _only_fields(recorded, ("seat", "card", "phase"), "renege")
+    if deal.renege is None:
+        raise RecordError(f"renege: recorded ({_player(recorded.get('seat'))} plays {recorded.get('card')!r}), but "
+                          "every recorded decision is legal: the deal has no renege")
+    pos, card, phase = deal.renege
+    actual = {"seat": deal.seats[pos], "card": action_str(card), "phase": phase}
+    if {k: recorded.get(k) for k in actual} != actual:
+        raise RecordError(f"renege: recorded {dict(recorded)}, the replayed deal's is {actual}")
 
 
 def _check_scores(rec: Mapping[str, Any], deal: Deal) -> None:
@@ -386,7 +437,7 @@ def _extra_renege(rec: Mapping[str, Any]) -> tuple[int, str, int] | None:
 
 def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
     """Replay every deal of a match record through a :class:`~bm_env.engine.match.Match`; return the deals
-    (``before_step`` as in :func:`replay_deal`).
+    (``before_step`` as in :func:`~bm_env.replay_deal`).
 
     Each deal must be the one the match plays next: the match's rules, seats (a tie-break
     deal seats only the tied players), dealer, pass direction (for a cycle), and the totals
@@ -395,6 +446,7 @@ def replay_match(rec: Mapping[str, Any], before_step=None) -> list[Deal]:
     if _field(rec, "format", "record") != MATCH_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {MATCH_FORMAT!r}")
     rules = _rules(rec, "record")
+    _only_fields(rec, MATCH_FIELDS, "record")
     first_dealer = _int(_field(rec, "first_dealer", "record"), "first_dealer")
     if not 0 <= first_dealer < rules.num_players:
         raise RecordError(f"first_dealer: {first_dealer} is not a seat in 0..{rules.num_players - 1}")

@@ -7,14 +7,14 @@ Anne, Omnibus and Cancellation), *the 3-7 player rules* and *the 3-4 player rule
 shorter Black Maria texts), *Pagat* (the Pagat page on Hearts: American Hearts and its
 family) and *Petrone's rules* (Petrone's Black Mariah).
 
-A preset is just an instance (:class:`Preset`), built by :func:`make_rules`, so
+A preset is just an instance (:class:`Preset`), built by :func:`~bm_env.make_rules`, so
 "black_maria with the moon rule and hearts led any time" is ``make_rules("black_maria",
 moon="shooter_minus", hearts_lead="any_time")``. Construction validates everything: an
 unknown option, a value outside the allowed set, a wrong type or an impossible combination
 raises :class:`RulesError` naming the problem and what is allowed. The options beyond the
 classic trick-avoidance game (two decks, kitties, scatter and optional passes, the moon
 choice and the sun, the queen when safe, charging, the 10♣ multiplier, booster nines,
-teams) are the *extensions* (:attr:`Rules.uses_extensions`): they add decisions and
+teams) are the *extensions* (:attr:`~bm_env.Rules.uses_extensions`): they add decisions and
 observation parts.
 """
 
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any, Callable, Mapping, TypeVar
 
+from . import checks
 from .actions import CHARGE_DONE, MOON_ADD, PASS_ON
 from .cards import CLUBS, FULL_DECK, NUM_CARDS, QUEEN_SPADES, SUIT_MASKS, card_str, mask_of, parse_card
 
@@ -165,7 +166,7 @@ def direction_offset(direction: str, num_players: int) -> int:
         return num_players // 2 if num_players % 2 == 0 else 0
     m = _DIRECTION_RE.match(direction)
     if m is None:
-        raise RulesError(f"unknown pass direction {direction!r}; allowed: {DIRECTION_FORMS}")
+        raise RulesError(f"unknown pass direction {checks.shown(direction)}; allowed: {DIRECTION_FORMS}")
     k = int(m.group(2) or 1)
     return (k if m.group(1) == "left" else -k) % num_players
 
@@ -193,7 +194,7 @@ def scatter_offsets(num_players: int, count: int) -> tuple[int, ...] | None:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of the Hearts family. Build presets with :func:`make_rules`.
+    """Every rule option of the Hearts family. Build presets with :func:`~bm_env.make_rules`.
 
     Seats, cards and actions follow the conventions of ``docs/rules.md``. Scores are in the rules' own unit
     and sign: penalty points where ``lower_wins`` (the Hearts family), plus points in
@@ -267,6 +268,9 @@ class Rules:
             object.__setattr__(self, "_hash", h)
             return h
 
+    def __deepcopy__(self, memo: dict) -> Rules:
+        return self  # frozen: a copied environment or engine shares its rules (and their caches)
+
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
         # Unpickled rules (an evaluation worker's, a checkpoint's) come back through the same
         # validation and interning as make_rules's (_MADE below), so they key the per-rules
@@ -295,6 +299,8 @@ class Rules:
         return _deck_mask(self, self.num_players if num_players is None else num_players)
 
     def hand_size(self, num_players: int | None = None) -> int:
+        """Cards dealt to each hand at a table of ``num_players`` (default: the rules' own): the deck
+        table's cards, times the decks, shared out evenly; any left over make the kitty (:meth:`kitty_size`)."""
         n = self.num_players if num_players is None else num_players
         return bin(self.deck_mask(n)).count("1") * self.decks // n
 
@@ -385,7 +391,7 @@ class Rules:
         """Inverse of :meth:`to_dict`: every option must be there, and no other key.
 
         A record or checkpoint holds all the options it was made with; one missing would
-        silently take today's default. A partial set of options is :func:`make_rules`' job.
+        silently take today's default. A partial set of options is :func:`~bm_env.make_rules`' job.
         """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be given as a mapping of option names to values, got {type(data).__name__}")
@@ -433,13 +439,14 @@ def _normalise_overrides(values: Mapping[str, Any]) -> dict[str, Any]:
     """Accept the friendly forms of a few options (names, card strings, lists)."""
     out = {}
     for k, v in values.items():
+        v = checks.plain(v)  # a numpy integer is an int here as everywhere (bm_env.engine.checks)
         if k == "card_values":
             v = _coerce_card_values(v)
         elif k == "no_pass_cards":
             if isinstance(v, (str, int)):
                 v = [v]
             if not isinstance(v, (list, tuple)):
-                raise RulesError(f"no_pass_cards must be a list of cards such as ['QS'], got {v!r}")
+                raise RulesError(f"no_pass_cards must be a list of cards such as ['QS'], got {checks.shown(v)}")
             v = tuple(_option_card(c, k) if isinstance(c, str) else c for c in v)
         elif k == "pass_cycle" and isinstance(v, str):
             v = PASS_CYCLES.get(v, (v,))
@@ -460,19 +467,19 @@ def _option_card(text: str, option: str) -> int:
 def _coerce_card_values(v: Any) -> tuple[int, ...]:
     if isinstance(v, str):
         if v not in VALUE_TABLES:
-            raise RulesError(f"unknown card value table {v!r}; allowed: {sorted(VALUE_TABLES)} or a mapping card -> value")
+            raise RulesError(f"unknown card value table {checks.shown(v)}; allowed: {sorted(VALUE_TABLES)} or a mapping card -> value")
         return VALUE_TABLES[v]
     if isinstance(v, Mapping):
         table = [0] * NUM_CARDS
         for c, x in v.items():
             cid = _option_card(c, "card_values") if isinstance(c, str) else c
             if not isinstance(cid, int) or not 0 <= cid < NUM_CARDS:
-                raise RulesError(f"card_values key {c!r} is not a card")
+                raise RulesError(f"card_values key {checks.shown(c)} is not a card")
             table[cid] = x
         return tuple(table)
     if isinstance(v, (list, tuple)):
         return tuple(v)
-    raise RulesError(f"card_values must be a table name {sorted(VALUE_TABLES)}, a mapping card -> value, or 52 ints; got {v!r}")
+    raise RulesError(f"card_values must be a table name {sorted(VALUE_TABLES)}, a mapping card -> value, or 52 ints; got {checks.shown(v)}")
 
 
 # Every Rules that make_rules returns, keyed by itself: equal rules come back as one object.
@@ -537,10 +544,10 @@ def _validate_types(r: Rules) -> None:
         bad_bool = typ is int and isinstance(v, bool)
         if bad_bool or not isinstance(v, typ):
             want = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-            _fail(f"rules option {name} must be {want}, got {type(v).__name__} {v!r}")
+            _fail(f"rules option {name} must be {want}, got {type(v).__name__} {checks.shown(v)}")
     for name, allowed in _CHOICES.items():
         if getattr(r, name) not in allowed:
-            _fail(f"rules option {name}={getattr(r, name)!r} is not allowed; allowed: {list(allowed)}")
+            _fail(f"rules option {name}={checks.shown(getattr(r, name))} is not allowed; allowed: {list(allowed)}")
 
 
 def _validate_table(r: Rules) -> None:
@@ -574,7 +581,7 @@ def _validate_passing(r: Rules) -> None:
         _fail(f"pass_cycle must name at least one direction ({DIRECTION_FORMS})")
     for d in r.pass_cycle:
         if not isinstance(d, str):
-            _fail(f"pass_cycle entries must be strings ({DIRECTION_FORMS}), got {d!r}")
+            _fail(f"pass_cycle entries must be strings ({DIRECTION_FORMS}), got {checks.shown(d)}")
         if d == "across" and n % 2:
             _fail(f"pass_cycle has 'across' but {n} players have nobody across; across needs an even player count")
         if d == SCATTER:
@@ -596,14 +603,14 @@ def _validate_passing(r: Rules) -> None:
         _fail(f"a pass of {r.passes_for()} cards is larger than a hand of {hand} cards with {n} players")
     for c in r.no_pass_cards:
         if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_CARDS:
-            _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {c!r}")
+            _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {checks.shown(c)}")
 
 
 def _validate_cards(r: Rules) -> None:
     """Card values, the first lead, the match length and the moon rule's need of penalty cards."""
     if len(r.card_values) != NUM_CARDS:
         _fail(f"card_values must be 52 ints, one per card id; got {len(r.card_values)} values")
-    not_ints = [f"{card_str(c)}={x!r}" for c, x in enumerate(r.card_values)
+    not_ints = [f"{card_str(c)}={checks.shown(x)}" for c, x in enumerate(r.card_values)
                 if not isinstance(x, int) or isinstance(x, bool)]
     if not_ints:
         _fail(f"card_values must be whole numbers; got {', '.join(not_ints[:4])}")
@@ -613,7 +620,7 @@ def _validate_cards(r: Rules) -> None:
         _fail(f"match_deals={r.match_deals} must be at least 1")
     if r.exact_reset is not None:
         if len(r.exact_reset) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.exact_reset):
-            _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {r.exact_reset!r}")
+            _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {checks.shown(r.exact_reset)}")
     if r.moon != "off" and not any(v > 0 for v in r.card_values):
         _fail("a moon rule needs penalty cards (cards of positive value) to capture")
 
@@ -844,11 +851,12 @@ def make_rules(preset: str | Rules = "black_maria", num_players: int | None = No
             base["num_players"] = num_players
         return _construct({**base, **overrides})
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r}; allowed presets: {list(PRESETS)}")
+        raise RulesError(f"unknown preset {checks.shown(preset)}; allowed presets: {list(PRESETS)}")
     chosen = PRESETS[preset]
     n = chosen.default_players if num_players is None else num_players
-    if isinstance(n, bool) or not isinstance(n, int) or n not in chosen.player_counts:
-        raise RulesError(f"preset {preset!r} is played by {list(chosen.player_counts)} players, not {n!r}")
+    if not checks.is_whole(n) or n not in chosen.player_counts:
+        raise RulesError(f"preset {preset!r} is played by {list(chosen.player_counts)} players, not {checks.shown(n)}")
+    n = int(n)
     return _construct({**chosen.options(n), **overrides})
 
 

@@ -22,19 +22,20 @@ of a deal ``infos[agent]`` holds ``deal_score``, ``match_score`` and ``deals_pla
 ``winners`` once the match is decided) until the next step; nothing else, and nothing hidden.
 
 :meth:`BlackMariaEnv.state` is the perfect-information global state (every hand) for
-centralised critics; it is never part of :meth:`observe`. :attr:`BlackMariaEnv.match` is
+centralised critics; it is never part of :meth:`BlackMariaEnv.observe`. ``BlackMariaEnv.match`` is
 the engine itself (perfect information, for records and tests, never for agents).
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..engine import checks
 from ..engine.cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, card_str, mask_of, parse_card
 from ..engine.deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
 from ..engine.infostate import InfoState, information_state
@@ -49,7 +50,8 @@ from .tracker import ObservationTracker
 EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi", "rgb_array")
 ENV_KWARGS = ("rules", "num_players", "episode", "reward", "reward_normalise", "illegal_action",
-              "render_mode", "render_seat", "render_reveal")
+              "render_mode", "render_seat", "render_reveal", "strict_options")
+#: The keys :meth:`BlackMariaEnv.reset` reads from ``options``; any other is warned about or refused.
 RESET_OPTIONS = ("hands", "dealer", "pass_direction", "rotate", "kitty")
 #: One int8 row per suit with ones on that suit's cards: a hand row times it keeps that suit.
 _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dtype=np.int8) for s in range(4))
@@ -57,25 +59,30 @@ _SUIT_ROWS = tuple(np.array([c // NUM_RANKS == s for c in range(NUM_CARDS)], dty
 _OTHER_SUITS_ROWS = tuple(1 - row for row in _SUIT_ROWS)
 
 
-def _check_choice(name: str, value: Any, allowed) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
+_HAND_FORMS = "a bit mask, card ids or card strings such as ['QS', '10h']"
+
+
+def _card_ids(name: str, cards: Any, forms: str = _HAND_FORMS) -> list[int]:
+    """Cards given as card ids, card strings or one string of cards, as card ids; ValueError naming ``name``."""
+    if isinstance(cards, str):
+        cards = cards.split()
+    forms = f"{name} must be {forms}"
+    if not checks.is_sequence(cards):
+        raise ValueError(f"{forms}, got {checks.shown(cards)}")
+    try:
+        return [parse_card(c) if isinstance(c, str) else checks.card_id("each card", c) for c in cards]
+    except ValueError as e:
+        raise ValueError(f"{forms}: {e}") from None
 
 
 def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
     """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask
     (as a list of card ids with two decks, where a card may be held twice)."""
-    if isinstance(hand, int) and not isinstance(hand, bool):
-        return hand
-    if isinstance(hand, str):
-        hand = hand.split()
-    try:
-        ids = [parse_card(c) if isinstance(c, str) else int(c) for c in hand]
-        mask = mask_of(ids)
-    except (TypeError, ValueError) as e:
-        raise ValueError(
-            f"options['hands'][{seat}] must be a bit mask, card ids or card strings such as ['QS', '10h']: {e}"
-        ) from None
+    name = f"options['hands'][{seat}]"
+    if checks.is_whole(hand):
+        return checks.card_mask(name, hand)
+    ids = _card_ids(name, hand)
+    mask = mask_of(ids)
     if decks > 1:
         return ids
     if mask.bit_count() != len(ids):
@@ -98,17 +105,21 @@ def _checked_rules(rules: str | Rules, num_players: int | None, rule_overrides: 
     return make_rules(rules, num_players, **rule_overrides)
 
 
-def _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat, n: int) -> None:
-    """Refuse an env argument outside its allowed values, naming it and them."""
-    _check_choice("episode", episode, EPISODES)
-    _check_choice("reward", reward, REWARD_MODES)
-    _check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+def _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat,
+                       render_reveal, n: int) -> None:
+    """Refuse an env argument outside its allowed values, naming it and them (:mod:`bm_env.engine.checks`)."""
+    checks.choice("episode", episode, EPISODES)
+    checks.choice("reward", reward, REWARD_MODES)
+    checks.choice("illegal_action", illegal_action, ILLEGAL_MODES)
     if render_mode is not None:
-        _check_choice("render_mode", render_mode, RENDER_MODES)
-    if not isinstance(reward_normalise, bool):
-        raise ValueError(f"reward_normalise must be True or False, got {reward_normalise!r}")
-    if isinstance(render_seat, bool) or not isinstance(render_seat, int) or not 0 <= render_seat < n:
-        raise ValueError(f"render_seat must be a seat in 0..{n - 1}, got {render_seat!r}")
+        checks.choice("render_mode", render_mode, RENDER_MODES)
+    checks.flag("reward_normalise", reward_normalise)
+    checks.seat("render_seat", render_seat, n)
+    checks.flag("render_reveal", render_reveal)
+
+
+def _not_reset(call: str) -> RuntimeError:
+    return RuntimeError(f"call reset() before {call}: the environment has no deal yet")
 
 
 class BlackMariaEnv(AECEnv):
@@ -129,12 +140,14 @@ class BlackMariaEnv(AECEnv):
         render_mode: str | None = None,
         render_seat: int = 0,
         render_reveal: bool = False,
+        strict_options: bool = False,
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
         self.rules = _checked_rules(rules, num_players, rule_overrides)
         n = self.rules.num_players
-        _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat, n)
+        _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat,
+                           render_reveal, n)
         # Rules with extension options (extra phases, two decks, teams...) keep their extra parts
         # with the FeatureTracker; the classic presets need only the plain tracker's few events.
         # Only those options add decisions beyond the 52 cards, which the plain path relies on.
@@ -142,17 +155,20 @@ class BlackMariaEnv(AECEnv):
         assert not self._plain or self.rules.num_actions == NUM_CARDS
         self.episode = episode
         self.reward_mode = reward
-        self.reward_normalise = reward_normalise
+        self.reward_normalise = bool(reward_normalise)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.render_seat = render_seat
+        self.render_seat = int(render_seat)
         self.render_reveal = bool(render_reveal)
+        self.strict_options = checks.flag("strict_options", strict_options)
 
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._make_spaces()
         self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
         self._rng: np.random.Generator | None = None
+        self._deal = None  # until the first reset: every call that needs a deal refuses, naming reset()
+        self._over = False
         self._episodes = 0
         self._first_dealer = 0
         self.layout_version = LAYOUT_VERSION
@@ -176,9 +192,13 @@ class BlackMariaEnv(AECEnv):
     # ------------------------------------------------------------------ spaces
 
     def observation_space(self, agent: str) -> spaces.Space:
+        """``agent``'s observation space: a Dict of the int8 ``observation`` vector and the 0/1 ``action_mask``
+        (the same for every agent)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """``agent``'s action space: ``Discrete(num_actions)``, the card ids 0..51 and the rules' extra
+        decisions after them (:mod:`bm_env.engine.actions`)."""
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ reset
@@ -192,29 +212,40 @@ class BlackMariaEnv(AECEnv):
         replayed with every seat in every chair (duplicate evaluation). Given hands pass in
         the direction of a match's first deal unless ``pass_direction`` says otherwise; ``kitty``: the
         cards left over, with given hands, where the rules have a kitty. An unknown key is
-        refused (a misspelt ``"hand"`` would otherwise deal at random unnoticed).
+        ignored with a ``UserWarning`` naming it and the known ones (a misspelt ``"hand"`` must
+        not deal at random unnoticed; PettingZoo's ``api_test`` sends a made-up key), and
+        refused with ``ValueError`` when the env was made with ``strict_options=True``.
         """
         hands = dealer = direction = None
         kitty: tuple[int, ...] = ()
-        if options:  # refuse bad options before changing anything
-            hands, dealer, direction, kitty = self._deal_options(dict(options))
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed must be a whole number of at least 0, or None; got {seed!r}")
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-            self._episodes = 0
-            self._first_dealer = int(self._rng.integers(self.rules.num_players))
+        if options is not None:  # refuse bad options before changing anything
+            hands, dealer, direction, kitty = self._deal_options(options)
+        if seed is not None and not checks.is_whole(seed) or checks.is_whole(seed) and seed < 0:
+            raise ValueError(f"seed must be a whole number of at least 0, or None; got {checks.shown(seed)}")
+        # The generator and the episode count change only once the new deal stands: hands that
+        # do not make the deck are refused by the deal itself, and leave the environment as it was.
+        rng, episodes, first_dealer = self._rng, self._episodes, self._first_dealer
+        drawn_from = rng.bit_generator.state if rng is not None else None
+        if seed is not None or rng is None:
+            rng = np.random.default_rng(seed)
+            episodes = 0
+            first_dealer = int(rng.integers(self.rules.num_players))
         n = self.rules.num_players
-        if self.episode == "deal":
-            first = dealer if dealer is not None else (self._first_dealer + self._episodes) % n
-            match = Match(self.rules, self._rng, first, self.illegal_action, deal_first=False)
-            # A given deal passes like a match's first deal unless told otherwise, so replays agree.
-            if direction is None and hands is None and self.rules.pass_order == "cycle":
-                direction = pass_direction_for(self.rules, self._episodes, None)
-        else:
-            match = Match(self.rules, self._rng, dealer, self.illegal_action, deal_first=False)
-        match.start_deal(hands, None, direction, kitty)
-        self._episodes += 1
+        try:
+            if self.episode == "deal":
+                first = dealer if dealer is not None else (first_dealer + episodes) % n
+                match = Match(self.rules, rng, first, self.illegal_action, deal_first=False)
+                # A given deal passes like a match's first deal unless told otherwise, so replays agree.
+                if direction is None and hands is None and self.rules.pass_order == "cycle":
+                    direction = pass_direction_for(self.rules, episodes, None)
+            else:
+                match = Match(self.rules, rng, dealer, self.illegal_action, deal_first=False)
+            match.start_deal(hands, None, direction, kitty)
+        except ValueError:
+            if rng is self._rng and drawn_from is not None:
+                rng.bit_generator.state = drawn_from
+            raise
+        self._rng, self._episodes, self._first_dealer = rng, episodes + 1, first_dealer
         self.match = match
         self._deal = match.deal
         self._over = False
@@ -235,54 +266,58 @@ class BlackMariaEnv(AECEnv):
         self._tracker.start(deal, self.match.totals, self.match.deals_played)
         self.agent_selection = self._agent_at[deal.to_act]
 
-    def _deal_options(self, options: dict[str, Any]):
+    def _deal_options(self, options: Any):
         """``(hands, dealer, direction, kitty)`` read from reset's options, or ValueError."""
+        if not isinstance(options, Mapping):
+            raise ValueError(f"options must be a dict of reset options {list(RESET_OPTIONS)} or None, "
+                             f"got {checks.shown(options)}")
         unknown = sorted(map(str, (k for k in options if k not in RESET_OPTIONS)))
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; known options: {list(RESET_OPTIONS)}")
+            message = f"unknown reset option(s) {unknown}; known options: {list(RESET_OPTIONS)}"
+            if self.strict_options:
+                raise ValueError(message)
+            warnings.warn(f"{message}; ignored (strict_options=True refuses them)", UserWarning, stacklevel=3)
         n = self.rules.num_players
-        rotate = options.get("rotate", 0)
-        if isinstance(rotate, bool) or not isinstance(rotate, (int, np.integer)):
-            raise ValueError(f"options['rotate'] must be an int (seats to shift left), got {rotate!r}")
+        rotate = checks.whole("options['rotate']", options.get("rotate", 0), what="a whole number (seats to shift left)")
         if rotate and "hands" not in options and "dealer" not in options:
             raise ValueError("options['rotate'] shifts the given hands and dealer; give options['hands'] and "
                              "options['dealer'] with it (a random deal has nothing to rotate)")
         dealer = options.get("dealer")
         if dealer is not None:
-            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-                raise ValueError(f"options['dealer'] must be a seat in 0..{n - 1}, got {dealer!r}")
-            dealer = (int(dealer) + rotate) % n
+            dealer = (checks.seat("options['dealer']", dealer, n) + rotate) % n
         hands = options.get("hands")
         if hands is not None:
-            if isinstance(hands, (str, bytes)) or len(hands) != n:
-                raise ValueError(f"options['hands'] must hold one hand per seat ({n} hands)")
+            if not checks.is_sequence(hands) or len(hands) != n:
+                raise ValueError(f"options['hands'] must be a list of one hand per seat ({n} hands), "
+                                 f"got {checks.shown(hands)}")
             given = [_read_hand(h, s, self.rules.decks) for s, h in enumerate(hands)]
             hands = [given[(s - rotate) % n] for s in range(n)]
             if dealer is None:
                 raise ValueError("options['hands'] needs options['dealer'] too: who dealt decides who leads")
         direction = options.get("pass_direction")
-        if direction is not None and direction not in self.rules.pass_cycle:
-            raise ValueError(
-                f"options['pass_direction']={direction!r} is not allowed; allowed: {list(self.rules.pass_cycle)}"
-            )
+        if direction is not None:
+            direction = checks.choice("options['pass_direction']", direction, self.rules.pass_cycle)
         if "kitty" in options and hands is None:
             raise ValueError("options['kitty'] goes with options['hands']: a deal dealt at random deals its own kitty")
-        kitty = options.get("kitty", ())
-        if isinstance(kitty, str):
-            kitty = kitty.split()
-        try:
-            kitty = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in kitty)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"options['kitty'] must be card ids or card strings such as ['QS']: {e}") from None
+        kitty = tuple(_card_ids("options['kitty']", options.get("kitty", ()), "card ids or card strings such as ['QS']"))
         return hands, dealer, direction, kitty
 
     # ------------------------------------------------------------------ step
 
     def step(self, action: int) -> None:
+        """Take ``action`` for ``agent_selection`` and select the next agent to act.
+
+        An illegal action raises :class:`~bm_env.IllegalActionError` and changes nothing
+        (``illegal_action="raise"``), or ends the deal with the renege penalty. Rewards and the
+        deal's ``infos`` come when a deal ends; once the episode is over, each agent steps None
+        to leave it (PettingZoo's dead steps).
+        """
         if self._over:
             self._was_dead_step(action)
             return
         deal = self._deal
+        if deal is None:
+            raise _not_reset("step()")
         if action is None:
             raise ValueError(
                 f"{self.agent_selection} must act: action None is only for agents whose episode has ended"
@@ -350,6 +385,11 @@ class BlackMariaEnv(AECEnv):
     # ------------------------------------------------------------------ observing
 
     def last(self, observe: bool = True):
+        """``(observation, reward, termination, truncation, info)`` of ``agent_selection``, the reward
+        being what it has gathered since it last acted; the observation is None when ``observe`` is False.
+        Raises RuntimeError once every agent has left the episode."""
+        if self._deal is None:
+            raise _not_reset("last()")
         agent = self.agent_selection
         try:
             reward = self._cumulative_rewards[agent]
@@ -365,14 +405,17 @@ class BlackMariaEnv(AECEnv):
         try:
             return self._seat_of[agent]
         except (KeyError, TypeError):
-            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
+            raise ValueError(f"unknown agent {checks.shown(agent)}; the agents are {self.possible_agents}") from None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s view: its observation vector and its action mask (all zeros unless it is to act)."""
         try:  # inline rather than self._seat(agent): observe() runs at every decision
             seat = self._seat_of[agent]
         except (KeyError, TypeError):
             seat = self._seat(agent)  # raises, naming the agents
         deal = self._deal
+        if deal is None:
+            raise _not_reset("observe()")
         tracker = self._tracker
         row = tracker.rows[seat].copy()
         if self._over or agent != self.agent_selection:  # only the player to act has legal actions
@@ -405,7 +448,14 @@ class BlackMariaEnv(AECEnv):
 
     def information_state(self, agent: str) -> InfoState:
         """What ``agent`` may know now, as the engine's :class:`~bm_env.engine.infostate.InfoState`."""
-        return information_state(self._deal, self._seat(agent), self.match.totals, self.match.deals_played)
+        return information_state(self._dealt("information_state()"), self._seat(agent), self.match.totals,
+                                 self.match.deals_played)
+
+    def _dealt(self, call: str):
+        """The deal in progress; before the first reset, a RuntimeError saying so."""
+        if self._deal is None:
+            raise _not_reset(call)
+        return self._deal
 
     def state(self) -> np.ndarray:
         """Perfect-information global state for centralised critics; never part of :meth:`observe`.
@@ -415,7 +465,7 @@ class BlackMariaEnv(AECEnv):
         once the episode is over), then the observation vector of ``player_0``.
         """
         n = self.rules.num_players
-        deal = self._deal
+        deal = self._dealt("state()")
         out = np.zeros(self.state_space.shape, dtype=np.int8)
         picks_pending = deal.phase == PASS
         for pos, s in enumerate(deal.seats):
@@ -451,10 +501,10 @@ class BlackMariaEnv(AECEnv):
 
     def render_text(self, seat: int, reveal: bool = False) -> str:
         """The table as ``seat`` sees it; with ``reveal`` every hand is shown (for spectators and debugging)."""
-        info = information_state(self._deal, seat, self.match.totals, self.match.deals_played)
+        deal, seat, reveal = self._render_args("render_text()", seat, reveal)
+        info = information_state(deal, seat, self.match.totals, self.match.deals_played)
         hands = None
         if reveal:
-            deal = self._deal
             hands = {s: tuple(deal.hand_cards(pos)) for pos, s in enumerate(deal.seats)}
         return render_table(info, hands)
 
@@ -462,8 +512,14 @@ class BlackMariaEnv(AECEnv):
         """The table as an SVG picture from ``seat``'s view; with ``reveal`` every hand is shown."""
         from ..pictures import revealed, table_svg
 
-        info = information_state(self._deal, seat, self.match.totals, self.match.deals_played)
-        return table_svg(info, revealed(self._deal, self.rules.num_players) if reveal else None)
+        deal, seat, reveal = self._render_args("render_svg()", seat, reveal)
+        info = information_state(deal, seat, self.match.totals, self.match.deals_played)
+        return table_svg(info, revealed(deal, self.rules.num_players) if reveal else None)
+
+    def _render_args(self, call: str, seat: Any, reveal: Any) -> tuple:
+        """``(deal, seat, reveal)`` for a render: a seat of the table and a flag, or ValueError."""
+        return (self._dealt(call), checks.seat("seat", seat, self.rules.num_players),
+                checks.flag("reveal", reveal))
 
     def close(self) -> None:
         """Nothing to release; defined so that render() has its close()."""

@@ -5,8 +5,8 @@ parts :func:`bm_env.env.observation.layout` appends for these rules, and to what
 in the classic parts: card planes that count copies (two decks), pass picks that each
 have their own receiver (scatter) or that reach someone further on (passing on), tricks
 left on the table (Cancellation), a seat playing twice to a boosted trick, points taken
-outside a trick (the kitty, its discards). The environment hands it each decision with
-:meth:`FeatureTracker.stepped`.
+outside a trick (the kitty, its discards: shown in their taker's row only until the deal is
+scored). The environment hands it each decision with :meth:`FeatureTracker.stepped`.
 
 The frequent events (a pass pick, a card played, a trick won) write their few cells as
 the classic tracker does. The rare ones (a charge, a passed-on stack, the kitty taken, a
@@ -48,6 +48,8 @@ _EXTRA_CELLS = {ph: tuple(int(ph == x) for x in EXTRA_PHASES) for ph in (PASS, P
 class FeatureTracker(ObservationTracker):
     """One observation row per match seat for rules with extension options (see the module docstring)."""
 
+    _STATE = ObservationTracker._STATE + ("_points_shown", "_pending_shown", "_taker_shown", "_boosts_shown")
+
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         feats = features(rules)
@@ -73,7 +75,7 @@ class FeatureTracker(ObservationTracker):
                              for a, c in CHARGE_CARD.items()}
         self._boosts = tuple(at(me, "boosts_owed") for me in range(n)) if self._booster else ()
         # What the rows show of the deal where the deal may change it without a card moving.
-        self._points_shown: tuple[int, ...] = ()
+        self._points_shown: tuple = ()  # (captured, public) by position: Deal.captured, Deal.points_known_to(None)
         self._pending_shown = 0
         self._taker_shown: int | None = None
         self._boosts_shown = 0
@@ -81,11 +83,13 @@ class FeatureTracker(ObservationTracker):
     # ------------------------------------------------------------------ whole rows
 
     def start(self, deal: Deal, totals, deals_played: int) -> None:
+        """Write every row for a deal that has just begun (:meth:`~bm_env.env.tracker.ObservationTracker.start`);
+        with two decks, each hand's plane counts the copies held."""
         super().start(deal, totals, deals_played)
         if self.two_decks:
             for pos, seat in enumerate(deal.seats):
                 self._write_plane(self._hand[seat], deal.hand_cards(pos))
-        self._points_shown = (0,) * deal.num_players
+        self._points_shown = ((0,) * deal.num_players,) * 2
         self._pending_shown = 0
         self._taker_shown = None
         self._boosts_shown = 0
@@ -121,6 +125,7 @@ class FeatureTracker(ObservationTracker):
         return rows
 
     def deal_over(self) -> None:
+        """The deal has ended: neither phase cell nor any extra-phase cell is set."""
         super().deal_over()
         for i in self._extra_phase:
             self._view[i:i + len(EXTRA_PHASES)] = bytes(len(EXTRA_PHASES))
@@ -209,13 +214,19 @@ class FeatureTracker(ObservationTracker):
             self._kitty_taken(deal)
 
     def _sync_points(self, deal: Deal) -> None:
+        """Each seat's points as every row may show them: the public ones (``Deal.points_known_to``),
+        and in the kitty taker's own row its face-down cards' points too."""
         captured = deal.captured
-        shown = self._points_shown
-        if captured != shown:
-            for pos, v in enumerate(captured):
-                if v != shown[pos]:
-                    _put_number(self._buffer, self._points[deal.seats[pos]], v)
-            self._points_shown = captured
+        public = deal.points_known_to(None)
+        if (captured, public) != self._points_shown:
+            buf = self._buffer
+            for pos, (v, seen, was) in enumerate(zip(captured, public, zip(*self._points_shown))):
+                if (v, seen) != was:
+                    cells = self._points[deal.seats[pos]]
+                    _put_number(buf, cells, seen)
+                    if v != seen:
+                        _put_number(buf, (cells[deal.seats[pos]],), v)
+            self._points_shown = (captured, public)
 
     def _kitty_taken(self, deal: Deal) -> None:
         """The kitty's taker is public; its cards (and, kitty_to_hand, its new hand) the taker's alone."""

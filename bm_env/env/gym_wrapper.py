@@ -6,7 +6,7 @@ The observation is the learning seat's int8 vector; the legal actions come from
 decisions (deal rewards, see :mod:`bm_env.env.rewards`).
 
 ``opponents`` names the other seats' players the way every tool does: an agent spec
-(``"heuristic"``, ``"policy:checkpoints/black_maria_3p.pt"``, see :mod:`bm_env.agents`), a
+(``"heuristic"``, ``"policy:black_maria_3p"``, see :mod:`bm_env.agents`), a
 callable ``f(observation, mask) -> action`` or an object with the
 :class:`~bm_env.agents.base.Agent` method ``act(observation, mask, info_state)``. One of
 these plays every other seat (a spec builds one agent per seat); a list gives one per
@@ -29,7 +29,12 @@ from typing import Any, Sequence
 import gymnasium
 import numpy as np
 
+from ..engine import checks
 from .aec import BlackMariaEnv
+
+#: Where gymnasium.Env keeps its generator and seed (the seed field since gymnasium 1.0).
+_GENERATOR_FIELDS = ("_np_random", "_np_random_seed")
+
 
 class SingleAgentEnv(gymnasium.Env):
     """One seat of :class:`~bm_env.env.aec.BlackMariaEnv` as a Gymnasium environment."""
@@ -46,9 +51,7 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> None:
         self.aec = BlackMariaEnv(render_mode=render_mode, illegal_action=illegal_action, **env_kwargs)
         n = self.aec.rules.num_players
-        if isinstance(learner, bool) or not isinstance(learner, int) or not 0 <= learner < n:
-            raise ValueError(f"learner must be a seat in 0..{n - 1}, got {learner!r}")
-        self.learner = learner
+        self.learner = learner = checks.seat("learner", learner, n)
         self.aec.render_seat = learner
         self.agent = f"player_{learner}"
         others = [s for s in range(n) if s != learner]
@@ -78,22 +81,44 @@ class SingleAgentEnv(gymnasium.Env):
         if callable(opp) or hasattr(opp, "act"):
             return opp
         raise ValueError(f"opponent for seat {seat} must be an agent spec such as 'heuristic', a callable "
-                         f"(observation, mask) or an object with .act, got {opp!r}")
+                         f"(observation, mask) or an object with .act, got {checks.shown(opp)}")
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learning seat now (int8; all zero once the episode is over)."""
         return self._mask.copy()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        # Every episode's deal is drawn from the wrapper's generator, so one seed fixes the whole run.
-        self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+        """Start an episode: a new deal (or match) drawn from the wrapper's generator; ``(observation, info)``.
+
+        ``options`` are the environment's reset options (:data:`bm_env.env.aec.RESET_OPTIONS`).
+        """
+        if seed is not None and not checks.is_whole(seed) or checks.is_whole(seed) and seed < 0:
+            raise ValueError(f"seed must be a whole number of at least 0, or None; got {checks.shown(seed)}")
+        # A refused reset (bad options) leaves the wrapper's generator as it was, like the env's own.
+        kept = {k: v for k, v in vars(self).items() if k in _GENERATOR_FIELDS}
+        drawn_from = self._np_random.bit_generator.state if self._np_random is not None else None
+        super().reset(seed=None if seed is None else int(seed))
+        try:
+            # Every episode's deal is drawn from the wrapper's generator, so one seed fixes the whole run.
+            self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+        except ValueError:
+            for k in _GENERATOR_FIELDS:
+                vars(self).pop(k, None)
+            vars(self).update(kept)
+            if drawn_from is not None:
+                self._np_random.bit_generator.state = drawn_from
+            raise
         for agent in self._built:
             agent.reset(int(self.np_random.integers(2**31)))
         self._play_others()  # the learner acts before any deal can end, so no reward is lost here
         return self._observe()
 
     def step(self, action: int):
+        """Play the learning seat's ``action``, then the other seats up to its next decision.
+
+        Returns Gymnasium's ``(observation, reward, terminated, truncated, info)``; ``truncated``
+        is always false, a deal or match ends only by its rules.
+        """
         aec = self.aec
         if not hasattr(aec, "terminations") or aec.terminations[self.agent]:
             raise RuntimeError("no episode in progress; call reset() first")
@@ -133,7 +158,9 @@ class SingleAgentEnv(gymnasium.Env):
         return o["observation"], info
 
     def render(self):
+        """What the wrapped environment's :meth:`~bm_env.env.aec.BlackMariaEnv.render` returns."""
         return self.aec.render()
 
     def close(self) -> None:
+        """Close the wrapped environment."""
         self.aec.close()

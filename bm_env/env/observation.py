@@ -5,7 +5,7 @@ length; it depends only on the match's player count ``n``. Everything is relativ
 observer: "seat r" below means the seat ``r`` places to the observer's left (r = 0 is the
 observer). Card planes hold 52 cells indexed by card id. Numbers that can exceed the int8
 range (points, scores) take two cells, ``coarse = v >> 5`` and ``fine = v & 31``, so
-``v = 32 * coarse + fine`` exactly for any |v| < 4096.
+``v = 32 * coarse + fine`` exactly for any ``|v| < 4096``.
 
 :func:`encode` builds the vector from an :class:`~bm_env.engine.infostate.InfoState`, so it can
 only contain what that player may know; :func:`decode` reads a vector back into named
@@ -24,6 +24,7 @@ from ..engine.cards import NUM_CARDS
 from ..engine.infostate import InfoState
 from ..engine.rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
 
+#: The layout's version: checkpoints record it, and loading refuses one trained on another layout.
 LAYOUT_VERSION = 2
 MAX_PLAYERS = 7
 NUMBER_SHIFT = 5
@@ -134,7 +135,7 @@ def _base_parts(num_players: int) -> tuple[tuple[str, int, str], ...]:
         # Numbers: first those that change within a deal ...
         ("pass_count", 1, "cards each player passes this deal"),
         ("tricks_played", 1, "tricks completed this deal"),
-        ("points_taken", 2 * n, "points each seat has taken this deal (two cells each)"),
+        ("points_taken", 2 * n, "points each seat has taken this deal as I know them (two cells each)"),
         # ... then those that change only between deals or never.
         ("match_scores", 2 * n, "match totals by seat (two cells each)"),
         ("deals_played", 2, "deals counted in the match so far"),
@@ -157,14 +158,18 @@ def offsets(num_players: int, features: tuple[str, ...] = ()) -> dict[str, slice
 
 
 def size(num_players: int, features: tuple[str, ...] = ()) -> int:
+    """Length of the vector for ``num_players`` with the optional layout ``features`` (:func:`size_for`
+    asks the rules for them)."""
     return sum(s for _, s in layout(num_players, features))
 
 
 def split_number(v: int) -> tuple[int, int]:
+    """The two cells of a number that can exceed the int8 range: ``(v >> 5, v & 31)`` (module docstring)."""
     return v >> NUMBER_SHIFT, v & ((1 << NUMBER_SHIFT) - 1)
 
 
 def join_number(coarse: int, fine: int) -> int:
+    """The number two cells hold: the inverse of :func:`split_number`."""
     return (int(coarse) << NUMBER_SHIFT) + int(fine)
 
 
@@ -422,7 +427,7 @@ def decode(vec: np.ndarray, num_players: int, rules: Rules | None = None) -> dic
 
 
 def layout_table(num_players: int, rules: Rules | None = None) -> str:
-    """The layout as a markdown table (docs/environment.md prints it, checked by tests/test_readme.py): part, cells, indices, meaning.
+    """The layout as a markdown table (docs/observation.md prints it, checked by tests/test_readme.py): part, cells, indices, meaning.
 
     With ``rules`` the parts of its extension features are included (e.g. ``make_rules("turbo_hearts")``).
     """

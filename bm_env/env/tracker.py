@@ -3,7 +3,7 @@
 Rebuilding an observation with :func:`bm_env.env.observation.encode` costs about 40 µs; a
 move changes only a handful of cells (the mover's hand, one "played" and one "trick"
 cell per observer, a void, a points counter). The environment therefore keeps every
-seat's int8 row in one flat ``bytearray`` (which :attr:`ObservationTracker.obs` views as
+seat's int8 row in one flat ``bytearray`` (which ``ObservationTracker.obs`` views as
 an ``(n, size)`` numpy array) and writes just those cells. A bytearray item write is the
 cheapest cell write Python has (several times cheaper than a numpy one; runs of cells,
 such as a trick's planes cleared at its end, go through a memoryview of the same bytes,
@@ -24,6 +24,7 @@ Rules with the extension options (charges, kitties, two decks...) use the subcla
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -63,6 +64,13 @@ def _merged_spans(spans: list[tuple[int, int]]) -> list[tuple[slice, bytes]]:
     return [(slice(start, stop), bytes(stop - start)) for start, stop in merged]
 
 
+@lru_cache(maxsize=64)
+def _cell_tables(tracker: type, rules: Rules) -> dict:
+    """What a ``tracker`` of ``rules`` holds besides its state: the tables its copies share."""
+    fresh = tracker(rules)
+    return {name: v for name, v in fresh.__dict__.items() if name not in tracker._STATE + tracker._VIEWS}
+
+
 class ObservationTracker:
     """One observation row per match seat, updated cell by cell as the deal advances."""
 
@@ -76,11 +84,7 @@ class ObservationTracker:
         self._o = o
         self._width = width
         self._buffer = bytearray(n * width)
-        self._view = memoryview(self._buffer)  # the same bytes: a memoryview writes runs of cells about 3x faster
-        self.obs = np.frombuffer(self._buffer, dtype=np.int8).reshape(n, width)
-        #: Each seat's row and the hand plane in it, as numpy views (observe copies them).
-        self.rows = [self.obs[me] for me in range(n)]
-        self.hand_planes = [row[o["hand"]] for row in self.rows]
+        self._view_buffer()
         self._templates: dict[int, np.ndarray] = {}
         self._openings: dict[tuple, bytes] = {}
         observers = range(n)
@@ -119,6 +123,31 @@ class ObservationTracker:
         self._trick_spans = _merged_spans(
             [(me * width + o[p].start, me * width + o[p].stop) for me in observers for p in trick_parts]
         )
+
+    #: What changes as deals go on. Everything else but the views follows from the rules (where
+    #: each event's cells are) and is never written after ``__init__``: copies share it.
+    _STATE = ("rules", "_buffer", "_pass_cells", "_tricks_done", "_templates", "_openings")
+    #: The views of ``_buffer`` (:meth:`_view_buffer`): each tracker's own.
+    _VIEWS = ("_view", "obs", "rows", "hand_planes")
+
+    def _view_buffer(self) -> None:
+        """The views the moves write through and ``observe`` reads, all of ``_buffer``'s bytes."""
+        self._view = memoryview(self._buffer)  # a memoryview writes runs of cells about 3x faster
+        self.obs = np.frombuffer(self._buffer, dtype=np.int8).reshape(self.n, self._width)
+        #: Each seat's row and the hand plane in it, as numpy views (observe copies them).
+        self.rows = [self.obs[me] for me in range(self.n)]
+        self.hand_planes = [row[self._o["hand"]] for row in self.rows]
+
+    def __getstate__(self) -> dict:
+        # copy.deepcopy and pickle take only the state: the cell tables are shared with every
+        # tracker of the same rules (_cell_tables), and the views are made afresh on the copy's
+        # own bytes (a memoryview cannot be pickled; copied numpy views would not see the buffer).
+        return {name: self.__dict__[name] for name in self._STATE}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(_cell_tables(type(self), state["rules"]))
+        self.__dict__.update(state)
+        self._view_buffer()
 
     def at(self, me: int, part: str, index: int = 0) -> int:
         """Flat position of cell ``index`` of ``part`` in observer ``me``'s row."""

@@ -21,6 +21,8 @@ BOARD_SET_VERSION = 1
 
 @dataclass(frozen=True)
 class Board:
+    """One deal of the board set: the hands by seat, the dealer, the pass direction (and the kitty)."""
+
     index: int
     hands: tuple  # bit masks by seat (card-id tuples with two decks)
     dealer: int
@@ -44,6 +46,7 @@ def make_board(rules: Rules, seed: int, index: int) -> Board:
 
 
 def make_boards(rules: Rules, num_boards: int, seed: int) -> list[Board]:
+    """Boards ``0 .. num_boards - 1`` of the set drawn from ``seed`` (``make_board`` each)."""
     if num_boards < 1:
         raise ValueError(f"num_boards must be at least 1, got {num_boards}")
     return [make_board(rules, seed, i) for i in range(num_boards)]

@@ -11,10 +11,12 @@ depend on the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing as mp
 import os
 import pickle
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +26,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..agents import make_agent, parse_spec, register_agent, registered_agents
+from ..agents import fixed_spec, make_agent, parse_spec, register_agent, registered_agents
 from ..engine.match import Match
 from ..engine.rules import Rules
 from .boards import BOARD_SET_VERSION, make_board
@@ -40,8 +42,10 @@ def seat_names(n: int) -> list[str]:
 
 @dataclass
 class AgentReport:
-    label: str
-    spec: str
+    """One agent's line of an evaluation: its mean score, its advantage over the fair share, by seat."""
+
+    label: str  # the spec as given, ``#tag`` included
+    spec: str  # the agent it resolved to, by fixed names (agents.fixed_spec): "heuristic" is recorded "heuristic_v2"
     seats_in_seating: int
     mean: float  # mean deal score in the rules' unit and sign
     ci: float  # half-width of the 95% interval over boards
@@ -55,6 +59,8 @@ class AgentReport:
 
 @dataclass
 class EvalResult:
+    """The result of :func:`evaluate`: the rules, the seating, the boards played and each agent's report."""
+
     preset_rules: dict[str, Any]
     lower_wins: bool
     seating: list[str]
@@ -72,6 +78,7 @@ class EvalResult:
     code: dict[str, str] = field(default_factory=dict)  # the code that played the games (provenance.code_identity)
 
     def to_dict(self, with_boards: bool = False) -> dict[str, Any]:
+        """The result as plain JSON-able data (``evaluation.json``); the per-board means only ``with_boards``."""
         d = asdict(self)
         if not with_boards:
             d.pop("per_board")
@@ -79,7 +86,7 @@ class EvalResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "EvalResult":
-        """The result :meth:`to_dict` wrote (``evaluation.json``), read back."""
+        """The result :meth:`EvalResult.to_dict` wrote (``evaluation.json``), read back."""
         return cls(**{**d, "agents": [AgentReport(**a) for a in d["agents"]]})
 
     def board_advantages(self, label: str) -> np.ndarray:
@@ -154,6 +161,11 @@ def _task(job: tuple[str, int]):
     return kind, _play_board(index) if kind == "board" else _play_match(index)
 
 
+def _tasks(jobs: list[tuple[str, int]]) -> list:
+    """A worker's chunk of jobs, in one round trip."""
+    return [_task(job) for job in jobs]
+
+
 # ---------------------------------------------------------------------- driver
 
 
@@ -226,7 +238,14 @@ def evaluate(
         # which raises, where a Pool starts another worker and waits forever.
         with ProcessPoolExecutor(workers, mp.get_context("spawn"), _init, (rules, seating, seed, 1, custom)) as pool:
             try:
-                collect(pool.map(_task, jobs, chunksize=chunk))
+                with _workers_ignore_ctrl_c():
+                    for _ in range(workers):  # a submission that finds no idle worker starts one: all start now
+                        pool.submit(int)
+                # Chunks submitted one by one, not Executor.map: on Ctrl-C map cancels its futures, and the
+                # executor of Python 3.11 then fails in a thread (InvalidStateError) as the workers stop.
+                chunks = [pool.submit(_tasks, jobs[i:i + chunk]) for i in range(0, len(jobs), chunk)]
+                for done in chunks:
+                    collect(done.result())
             except BrokenProcessPool as e:
                 raise RuntimeError(
                     "an evaluation worker process died: it may have failed to build its agents (run with workers=1 "
@@ -234,9 +253,7 @@ def evaluate(
                     "its top level under `if __name__ == \"__main__\":`, since each worker imports the main module"
                 ) from e
             except BaseException:  # Ctrl-C included: stop the workers now, as Pool's exit did
-                workers_now = list((getattr(pool, "_processes", None) or {}).values())  # public only from Python 3.14
-                pool.shutdown(wait=False, cancel_futures=True)
-                for process in workers_now:
+                for process in list((getattr(pool, "_processes", None) or {}).values()):  # public from Python 3.14
                     process.terminate()
                 raise
     if bar is not None:
@@ -244,6 +261,23 @@ def evaluate(
     result = summarise(rules, seating, seed, board_scores, match_shares, time.perf_counter() - started, workers)
     result.agent_files = files
     return result
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Ctrl-C ignored while the worker processes start, so that they are born ignoring it (an ignored
+    signal stays ignored across exec, and Python then installs no KeyboardInterrupt handler): Ctrl-C in
+    a terminal reaches every process of the group, and the workers would each print a traceback. This
+    process alone handles it, stopping the workers. A Ctrl-C in the moment the workers start is lost."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to set
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def checkpoint_fingerprints(seating: Sequence[str]) -> dict[str, str]:
@@ -298,7 +332,7 @@ def summarise(rules, seating, seed, board_scores, match_shares, seconds=0.0, wor
             win = total / (len(match_shares) * n)
             fair_rate = len(mine) / n
         reports.append(AgentReport(
-            label=label, spec=label.split("#", 1)[0], seats_in_seating=len(mine), mean=mean, ci=ci,
+            label=label, spec=fixed_spec(label), seats_in_seating=len(mine), mean=mean, ci=ci,
             diff=diff, diff_ci=diff_ci, advantage=sign * diff,
             by_seat={names[k]: float(seat_sum[k] / seat_cnt[k]) for k in range(n)},
             match_win_rate=win, match_fair_rate=fair_rate,

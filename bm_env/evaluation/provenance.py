@@ -52,7 +52,7 @@ def _git(root: Path, *args: str) -> str | None:
 
 
 def describe(identity: dict[str, str]) -> str:
-    """``bm_env 0.1.0, source 1a2b3c4d5e6f, commit 0a1b2c3[ with modified files]``, or a note that none was recorded."""
+    """``bm_env 0.1.0, source <12 hex digits>, commit <7 hex digits>[ with modified files]``, or a note that none was recorded."""
     if not identity:
         return "no code version recorded (a run saved before bm-eval recorded one)"
     text = f"bm_env {identity['version']}, source {identity['source_sha256'][:12]}"

@@ -3,7 +3,7 @@
 A board's swing is how far the seating's first agent (the one under test in ``bm-eval
 --agents A B B``) did from the board's fair share, averaged over the rotations: the boards
 where it gained or lost the most. :func:`record_swings` plays those boards again, with the
-agents reseeded exactly as the evaluation reseeded them (:func:`.harness.seat_agents`), so
+agents reseeded exactly as the evaluation reseeded them (``harness.seat_agents``), so
 each recorded game is the one that was scored, this time noting every decision and the
 agents' thoughts; it writes each game's record (JSON) and a spectator's replay (HTML, every
 hand shown: an evaluation looks at everything). Playing again costs one board per game
@@ -30,6 +30,8 @@ from .play import play_board, rotation_seating
 
 @dataclass(frozen=True)
 class RecordedGame:
+    """One game :func:`record_swings` played again: its board, rotation, seating, scores and the files written."""
+
     board: int
     rotation: int
     seating: list[str]  # the agent spec at each seat in this game

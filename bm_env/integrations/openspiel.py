@@ -25,7 +25,7 @@ The two games' conventions, mapped here once:
   has West as dealer, so that North is eldest hand and the passes come in the same order;
 * OpenSpiel's returns are 26 minus a player's points; this package's scores are the points.
 
-``pyspiel`` is an optional dependency (``pip install -e '.[openspiel]'``); this module
+``pyspiel`` is an optional dependency (``pip install 'black-maria[openspiel]'``); this module
 imports it only when a bot is made.
 """
 
@@ -108,7 +108,7 @@ def _bot_class():
     try:
         import pyspiel
     except ImportError as e:
-        raise ImportError("an OpenSpiel bot needs OpenSpiel: pip install -e '.[openspiel]'") from e
+        raise ImportError("an OpenSpiel bot needs OpenSpiel: pip install 'black-maria[openspiel]'") from e
 
     class OpenSpielBot(pyspiel.Bot):
         """An agent of this package behind OpenSpiel's bot interface: ``step(state)`` -> action id."""
@@ -143,7 +143,7 @@ def _bot_class():
 
 def make_bot(spec: str, player_id: int, seed: int | None = None):
     """A ``pyspiel.Bot`` that plays ``player_id`` of OpenSpiel ``hearts`` with the agent ``spec``
-    (``policy:checkpoints/openspiel_hearts_4p.pt``, ``heuristic``, ``pimc``...: docs/agents.md).
+    (``policy:openspiel_hearts_4p``, ``heuristic``, ``pimc``...: docs/agents.md).
 
     It goes wherever OpenSpiel takes a bot, e.g. ``pyspiel.evaluate_bots(state, bots, seed)``.
     """

@@ -4,18 +4,19 @@ A seat's picture is drawn from that seat's :class:`~bm_env.engine.infostate.Info
 the text renderer is (:mod:`bm_env.env.render`), so it cannot show another seat's unplayed
 cards: other hands are face-down backs with their count, and the only other cards shown
 before they are played are those this seat passed to a player who still holds them (the
-rules make them known to the passer). A spectator's picture adds a :class:`Revealed`
-(every hand, the pass picks not yet moved, the kitty, the legal actions), which only
-:func:`revealed` builds, from the deal itself.
+rules make them known to the passer). A spectator's picture adds a :class:`Revealed` (every
+hand, the pass picks not yet moved, the kitty, the legal actions, every point taken), which
+only :func:`revealed` builds, from the deal itself.
 
 The layout follows pgx's ``save_svg`` (one self-contained SVG per state). The seat whose
 view it is sits at the bottom with its hand as full-size cards sorted by suit (♠ ♥ ♦ ♣,
 high to low, as in the text renderer); the other seats sit clockwise round an ellipse
 starting at the viewer's left (the next seat in play order), each in a panel with its match
-score, the points it has taken this deal, the scoring cards it has taken and its hand. The
-trick is in the middle, each card towards the seat that played it (during passing, each
-seat's picks); the header gives the rules, the deal, the pass, the phase and the decision
-to make. Red suits are red, black suits black.
+score, the points it has taken this deal (as the viewer knows them: those of face-down cards
+are their taker's alone until the deal is scored; a spectator sees them all), the scoring
+cards it has taken and its hand. The trick is in the middle, each card towards the seat that
+played it (during passing, each seat's picks); the header gives the rules, the deal, the
+pass, the phase and the decision to make. Red suits are red, black suits black.
 
 Elements carry ``class`` and ``data-`` attributes (``trick-card``, ``hand-card``,
 ``match-score``, ``deal-points``, with ``data-seat``, ``data-card``, ``data-value``) so that
@@ -59,18 +60,21 @@ class Revealed:
     picks: tuple[tuple[int, ...], ...]  # pass picks not yet moved, by match seat
     legal: tuple[int, ...]  # legal actions of the seat to act
     kitty: tuple[int, ...]  # the kitty while nobody has taken it
+    points: tuple[int, ...]  # points taken this deal by match seat, face-down cards' included
 
 
 def revealed(deal: Deal, num_seats: int) -> Revealed:
-    """Every hand and pending pass pick of ``deal`` by match seat (``num_seats`` seats in the match)."""
+    """Every hand, pending pass pick and point taken of ``deal`` by match seat (``num_seats`` seats in the match)."""
     hands: list[tuple[int, ...]] = [()] * num_seats
     picks: list[tuple[int, ...]] = [()] * num_seats
+    points = [0] * num_seats
     for pos, s in enumerate(deal.seats):
         hands[s] = tuple(deal.hand_cards(pos))
+        points[s] = deal.captured_by(pos)
         if deal.phase == PASS:
             picks[s] = tuple(deal.pass_picks[pos])
     legal = tuple(cards_of(deal.legal)) if deal.phase != DONE else ()
-    return Revealed(tuple(hands), tuple(picks), legal, deal.kitty if deal.kitty_taker is None else ())
+    return Revealed(tuple(hands), tuple(picks), legal, deal.kitty if deal.kitty_taker is None else (), tuple(points))
 
 
 def canvas_size(num_seats: int) -> tuple[int, int]:
@@ -275,11 +279,11 @@ def _badges(info: InfoState, s: int) -> str:
     return " · ".join(marks)
 
 
-def _scores(svg: _Svg, info: InfoState, s: int, x: float, y: float) -> None:
+def _scores(svg: _Svg, info: InfoState, reveal: Revealed | None, s: int, x: float, y: float) -> None:
     svg.text(x, y, f"match {info.match_scores[s]}", 12, INK,
              attrs=f'class="match-score" data-seat="{s}" data-value="{info.match_scores[s]}"')
-    svg.text(x + 92, y, f"deal {info.points_taken[s]}", 12, INK,
-             attrs=f'class="deal-points" data-seat="{s}" data-value="{info.points_taken[s]}"')
+    points = reveal.points[s] if reveal is not None else info.points_taken[s]
+    svg.text(x + 92, y, f"deal {points}", 12, INK, attrs=f'class="deal-points" data-seat="{s}" data-value="{points}"')
     if info.deal_scores is not None and s in info.seats:
         svg.text(x + 162, y, f"= {info.deal_scores[s]}", 12, RED, weight="bold",
                  attrs=f'class="deal-score" data-seat="{s}" data-value="{info.deal_scores[s]}"')
@@ -307,7 +311,7 @@ def _panel(svg: _Svg, info: InfoState, reveal: Revealed | None, s: int, cx: floa
             f'rx="8" fill="{PANEL}" stroke="{ACTING if acting else "#888"}" stroke-width="{4 if acting else 1}"/>')
     svg.text(x0 + 10, y0 + 18, seat_name(s), 14, INK, weight="bold")
     svg.text(x0 + PANEL_W - 10, y0 + 18, escape(_badges(info, s)), 11, MUTED, "end")
-    _scores(svg, info, s, x0 + 10, y0 + 36)
+    _scores(svg, info, reveal, s, x0 + 10, y0 + 36)
     y = y0 + 46
     count = info.hand_sizes[s]
     if reveal is not None:
@@ -353,7 +357,7 @@ def _viewer(svg: _Svg, info: InfoState, reveal: Revealed | None, width: int, hei
         svg.text(410 + 300 * i, top + 20, note, 12, INK, attrs='class="viewer-note"')
     for i, note in enumerate(notes[2:]):
         svg.text(410 + 300 * i, top + 38, note, 12, INK, attrs='class="viewer-note"')
-    _scores(svg, info, me, 188, top + 20)
+    _scores(svg, info, reveal, me, 188, top + 20)
     hand = by_suit(reveal.hands[me] if reveal is not None else info.hand)
     legal = set(reveal.legal if reveal is not None else info.legal) if acting else set()
     received = set(info.received) if info.phase != PASS else set()

@@ -10,6 +10,20 @@ decision ids in the masks.
 """
 
 from .engine import VectorEngine
+from .positions import Positions, positions_of
 from .support import UnsupportedRulesError, check_supported
 
-__all__ = ["VectorEngine", "UnsupportedRulesError", "check_supported"]
+__all__ = ["Positions", "VectorEngine", "positions_of", "UnsupportedRulesError", "check_supported", "make_vector_env", "BlackMariaVectorEnv",
+           "PolicyPool"]
+
+#: The Gymnasium face (:mod:`.gym_vector_env`) and the pool of opponents, imported when first asked for: the
+#: engine alone needs no Gymnasium.
+_LAZY = {"make_vector_env": "gym_vector_env", "BlackMariaVectorEnv": "gym_vector_env", "PolicyPool": "opponents"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -109,6 +109,8 @@ class Encoder:
         assert o["tricks_played"].start == self.numbers.start + 1 and o["points_taken"].start == self.numbers.start + 2
         self.constants = slice(o["match_scores"].start, self.size)
         self.constant_values = row[self.constants]
+        #: Whether some points are private to a seat (a kitty's: ``public_cells`` holds the others' view).
+        self.private_points = rules.kitty_size() > 0
 
         # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size).
         self.rel_seat = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
@@ -161,6 +163,11 @@ class Encoder:
         self.void_mask = np.uint64((1 << 4 * n) - 1)
         self.void_rotation = np.arange(0, 4 * n, 4, dtype=np.uint64)  # by observer: the engine's doubled void word
 
+    def __getstate__(self) -> dict:
+        # A copy (copy.deepcopy, pickle) starts without the scratch block: copied, its strided views
+        # would no longer see its bytes, and encode() makes a fresh one for any new batch size anyway.
+        return {**self.__dict__, "_scratch": None}
+
     def _scratch_for(self, m: int) -> _Scratch:
         """Packed rows for ``m`` games, kept for the next call of the same size (the whole batch)."""
         if self._scratch is None or self._scratch.m != m:
@@ -212,7 +219,11 @@ class Encoder:
         tail = scratch.tail  # the constants already in place: one pass over the rows writes both runs
         numbers = tail[:, :self.numbers.stop - self.numbers.start].view(np.int16)
         numbers[:, 0] = s["count_cells"]
-        numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
+        if self.private_points:  # a seat's own points in full, the others' as the table knows them
+            numbers[:, 1] = s["captured_cells"].reshape(-1)[own]
+            numbers[:, 2:] = s["public_cells"].reshape(-1)[rel_idx[1:].T]
+        else:
+            numbers[:, 1:] = s["captured_cells"].reshape(-1)[rel_idx.T]
         obs[:, self.numbers.start:] = tail
         return obs, mask
 

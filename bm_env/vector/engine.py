@@ -24,12 +24,14 @@ from typing import Sequence
 
 import numpy as np
 
+from ..engine import checks
 from ..engine.cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
 from ..engine.deal import IllegalActionError
 from ..engine.rules import SCATTER, Rules, direction_offset
 from .deals import DealSource
 from .encoder import Encoder, number_cells
 from .popcount import bitwise_count
+from .positions import Positions
 from .scoring import deal_rewards, deal_scores
 from .support import check_supported
 
@@ -46,6 +48,17 @@ _NTH_BIT = np.array([[b for b in range(8) if x >> b & 1][i] if i < bin(x).count(
                      for x in range(256) for i in range(8)], dtype=np.int64)
 
 
+#: The most games one engine holds: at a few hundred bytes of state and an observation row per game,
+#: a larger batch would take gigabytes before its first step; more is a typo, not a machine.
+MAX_BATCH = 1 << 22
+
+
+def _checked_seed(seed) -> int | None:
+    if seed is not None and not checks.is_whole(seed) or checks.is_whole(seed) and seed < 0:
+        raise ValueError(f"seed must be a whole number of at least 0, or None; got {checks.shown(seed)}")
+    return None if seed is None else int(seed)
+
+
 def _card_ids(one_card_masks: np.ndarray) -> np.ndarray:
     """The card id of each mask holding exactly one card (the count of the bits below it)."""
     return bitwise_count(one_card_masks - _ONE)
@@ -57,8 +70,9 @@ class VectorEngine:
     ``reset`` and ``step`` return new arrays each call, which the caller may keep or modify.
     ``reward`` is a mode of :mod:`bm_env.env.rewards` (``score`` or ``zero_sum``, optionally
     ``normalise``d). ``final_observations=True`` keeps, for every game whose deal ends in a
-    step, the observation of the seat that played the last card (phase "done") in row
-    ``g`` of :attr:`final_obs`; rows of other games hold older deals' ends.
+    step, the observation of the seat that played the last card (phase "done"; of the seat
+    :attr:`final_observers` names, where set) in row ``g`` of :attr:`final_obs`; rows of
+    other games hold older deals' ends.
 
     Rules with the extension options (``Rules.uses_extensions``) build an
     :class:`~bm_env.vector.extended.ExtendedEngine`, a subclass with the same interface.
@@ -73,21 +87,30 @@ class VectorEngine:
             cls = ExtendedEngine
         return super().__new__(cls)
 
+    def __getnewargs__(self) -> tuple[Rules]:
+        # copy.deepcopy and pickle make the copy with __new__ (of the class the original is) and these.
+        return (self.rules,)
+
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
                  seed: int | None = None, final_observations: bool = False) -> None:
         check_supported(rules)
-        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        batch_size = checks.whole("batch_size", batch_size, 1, MAX_BATCH)
+        normalise = checks.flag("normalise", normalise)
+        final_observations = checks.flag("final_observations", final_observations)
+        seed = _checked_seed(seed)
         deal_rewards(rules, np.zeros((rules.num_players, 1)), reward, normalise)  # validates the mode
         self.rules = rules
-        self.num_envs = N = int(batch_size)
+        self.num_envs = N = batch_size
         self.n = n = rules.num_players
         self.reward_mode = reward
         self.normalise = normalise
         self.keep_final = final_observations
         self._read_rules(rules)
         self._allocate_state()
+        #: None, or ``[N, size]`` int8: the observation of each game's final state (see :attr:`final_observers`).
         self.final_obs = np.zeros((N, self.encoder.size), dtype=np.int8) if final_observations else None
+        #: None, or ``[N]`` seats: the seat of each game whose view :attr:`final_obs` keeps (instead of the last player's).
+        self.final_observers: np.ndarray | None = None
         self._rng = np.random.default_rng(seed)
         self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
         self._started = False
@@ -106,6 +129,7 @@ class VectorEngine:
         self._penalty_apart = rules.moon != "off" and min(values) < 0
         self._count_clean = rules.clean_trick_bonus != 0
         self.penalty_mask = np.uint64(sum(1 << c for c, v in enumerate(values) if v > 0))
+        self.valued_mask = np.uint64(sum(1 << c for c, v in enumerate(values) if v))  # points either way
         self.no_pass = np.uint64(sum(1 << c for c in rules.no_pass_cards))
         low = self.deck & _CLUBS
         self.lowest_club = np.uint64(low & -low)
@@ -158,6 +182,7 @@ class VectorEngine:
 
     @property
     def observation_size(self) -> int:
+        """Length of each game's observation vector: the layout of :mod:`bm_env.env.observation` for these rules."""
         return self.encoder.size
 
     def reset(self, seed: int | None = None, hands: np.ndarray | Sequence | None = None,
@@ -176,29 +201,25 @@ class VectorEngine:
         Later deals are always drawn from the generator.
         """
         N, n = self.num_envs, self.n
+        # Everything given is checked before the generator is reseeded or drawn from: a refused
+        # reset leaves the engine as it was.
+        seed = _checked_seed(seed)
+        if dealers is not None:
+            dealers = self._check_dealers(dealers)
+        given_directions = None if pass_directions is None else self._check_directions(pass_directions)
+        if hands is not None:
+            hands = self._check_hands(hands, kitty)
+        elif kitty is not None:
+            raise ValueError("a kitty is given with the hands it goes with (reset(hands=..., kitty=...))")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._source = DealSource(self.rules, self._rng, self._source.block)
         if dealers is None:
             dealers = self._rng.integers(n, size=N) if hands is None else np.zeros(N, dtype=np.int64)
-        dealers = np.asarray(dealers)
-        if dealers.shape != (N,) or not np.issubdtype(dealers.dtype, np.integer) or not (
-                (dealers >= 0) & (dealers < n)).all():
-            raise ValueError(f"dealers must be {N} seats in 0..{n - 1}, got {dealers!r}")
-        if pass_directions is None:
+        if given_directions is None:
             directions = self._draw_directions(np.zeros(N, dtype=np.int64))
         else:
-            cycle = list(self.rules.pass_cycle)
-            if len(pass_directions) != N:
-                raise ValueError(f"pass_directions must name one direction per game ({N}), got {len(pass_directions)}")
-            bad = [d for d in pass_directions if d not in cycle]
-            if bad:
-                raise ValueError(f"pass direction {bad[0]!r} is not in this game's cycle {cycle}")
-            directions = np.array([cycle.index(d) for d in pass_directions], dtype=np.int64)
-        if hands is not None:
-            hands = self._check_hands(hands, kitty)
-        elif kitty is not None:
-            raise ValueError("a kitty is given with the hands it goes with (reset(hands=..., kitty=...))")
+            directions = given_directions
         all_games = self._g
         self.deal_number[:] = 0
         self._start_deals(all_games, dealers.astype(np.int64), directions, hands)
@@ -206,6 +227,100 @@ class VectorEngine:
         self._compute_legal()
         obs, mask = self.encoder.encode(self._arrays())
         return obs, mask, self.to_act.copy()
+
+    def load_positions(self, positions: Positions):
+        """Set every game at a position in play (:class:`~bm_env.vector.positions.Positions`); returns
+        ``(obs, mask, to_act)`` as :meth:`reset` does.
+
+        For a search that plays imagined deals on from where its seat decides. The classic rules
+        only (the extension engine refuses it); the positions are checked to be deals of these rules
+        in play. Their later deals are drawn from the generator, as after :meth:`reset`.
+        """
+        if self.rules.uses_extensions:
+            raise ValueError(f"load_positions plays the classic rules only; these rules use "
+                             f"{list(self.rules.uses_extensions)}")
+        p = positions
+        N, n = self.num_envs, self.n
+        self._check_positions(p)
+        t = lambda a: np.ascontiguousarray(np.asarray(a).T)  # noqa: E731
+        self.hands = t(p.hands).astype(np.uint64)
+        self.moved = np.stack([t(p.passed), t(p.played)]).astype(np.uint64)
+        self.received = t(p.received).astype(np.uint64)
+        on_trick = p.trick >= 0
+        self.trick_bits = t(np.where(on_trick, np.left_shift(_ONE, np.maximum(p.trick, 0).astype(np.uint64)),
+                                     np.uint64(0)))
+        in_trick = on_trick.sum(axis=1).astype(np.int64)
+        bits = (p.voids[:, :, None].astype(np.int64) >> np.arange(4)) & 1  # [N, n, 4]
+        self.voids = np.bitwise_or.reduce(np.where(bits.reshape(N, 4 * n) == 1, self._void_bits, np.uint64(0)), axis=1)
+        self.captured = t(p.captured).astype(np.int16)
+        self.captured_cells = number_cells(self.captured).astype(np.int16)
+        self.penalty_taken = t(p.penalty_taken).astype(np.int16)
+        self.clean_tricks = t(p.clean_tricks).astype(np.int16)
+        g = self._g
+        leader = p.leader.astype(np.int64)
+        self.dealer = p.dealer.astype(np.int64)
+        self.eldest = (self.dealer + 1) % n
+        self.direction = p.direction.astype(np.int64)
+        self.pass_offset = self.dir_offsets[self.direction]
+        self.pass_count = self.dir_passes[self.direction]
+        self.tricks = p.tricks_played.astype(np.int64)
+        self.count_cells = (self.pass_count + (self.tricks << 8)).astype(np.int16)
+        self.picked = np.zeros(N, dtype=np.int64)
+        self.in_trick = in_trick
+        self.phase = np.full(N, PLAYING, dtype=np.int64)
+        self.deal_number = np.zeros(N, dtype=np.int64)
+        self.leader = leader
+        self.to_act = (leader + in_trick) % n
+        led_card = p.trick[g, leader]
+        self.led = np.where(in_trick > 0, _SUIT[np.maximum(led_card, 0)], 0)
+        enc = self.encoder
+        flags = enc.phase_receiver_bits[self.pass_offset * (self.pass_count > 0)] ^ self._phase_mask
+        flags |= enc.led_bits[self.led] * (in_trick > 0)
+        flags |= self._broken_bit * p.hearts_broken.astype(np.uint64)
+        self.flag_bits = flags
+        self.dealer_leader = self.dealer * ((n + 1) * n) + (leader + 1) * n * (in_trick > 0)
+        self._started = True
+        self._compute_legal()
+        if (self.legal == 0).any():
+            raise ValueError(f"game {int(np.argmax(self.legal == 0))}: the seat to act holds no card to play")
+        obs, mask = self.encoder.encode(self._arrays())
+        return obs, mask, self.to_act.copy()
+
+    def settled_scores(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(settled [N] bool, scores [N, n])``: the games in play whose cards left, in the hands and on the
+        trick, carry no points, and their deal scores, which the rest of the play cannot change.
+
+        A search stops its playouts there. Only where the points taken are the whole score (no clean-trick
+        bonus, the classic rules): elsewhere no game is settled before its end.
+        """
+        N = self.num_envs
+        if self.rules.uses_extensions or self.rules.clean_trick_bonus:
+            return np.zeros(N, dtype=bool), np.zeros((N, self.n), dtype=np.int32)
+        left = np.bitwise_or.reduce(self.hands | self.trick_bits, axis=0)
+        settled = (self.phase == PLAYING) & ((left & self.valued_mask) == 0)
+        penalty = self.penalty_taken if self._penalty_apart else self.captured
+        scores = deal_scores(self.rules, self.captured, penalty, self.clean_tricks, self.penalty_total)
+        return settled, scores.T
+
+    def _check_positions(self, p: Positions) -> None:
+        """Refuse positions of another shape, or whose cards are not one deal of these rules in play."""
+        N, n = self.num_envs, self.n
+        for name, value in vars(p).items():
+            want = (N, n) if np.ndim(value) == 2 else (N,)
+            if np.shape(value) != want:
+                raise ValueError(f"positions.{name} is {np.shape(value)}, expected {want} for {N} games of {n} seats")
+        union = np.bitwise_or.reduce(p.hands | p.played, axis=1)
+        held = bitwise_count(p.hands).astype(np.int64).sum(axis=1) + bitwise_count(p.played).astype(np.int64).sum(axis=1)
+        in_trick = (p.trick >= 0).sum(axis=1)
+        ok = (union == np.uint64(self.deck)) & (held == self.hand_size * n)
+        ok &= (in_trick < n) & (p.tricks_played * n + in_trick == bitwise_count(p.played).astype(np.int64).sum(axis=1))
+        ok &= (p.direction >= 0) & (p.direction < len(self.rules.pass_cycle)) & (p.dealer >= 0) & (p.dealer < n)
+        ok &= (p.leader >= 0) & (p.leader < n)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError(f"game {i}: the position is not a deal of these rules in play (each card held or played "
+                             f"once, {self.hand_size} cards a seat, the tricks played and the trick in progress "
+                             f"adding up to the cards played, dealer, leader and direction in range)")
 
     def step(self, actions):
         """Play one card (or pass pick) in every game.
@@ -215,13 +330,50 @@ class VectorEngine:
         with this step; those games have already been dealt again, and ``obs``, ``mask``
         and ``to_act`` are their new deal's first decision.
         """
+        rewards, done, final_scores = self.advance(actions)
+        obs, mask = self.observe()
+        return obs, mask, self.to_act.copy(), rewards, done, final_scores
+
+    def redeal(self, games: np.ndarray, dealers: np.ndarray) -> None:
+        """Deal ``games`` (indices) afresh as the first deal of a match: ``dealers`` deal, the pass cycle starts again
+        (a drawn direction under ``pass_order="random"``). A caller that plays whole matches starts each one so."""
+        if not self._started:
+            raise RuntimeError("call reset() before redeal()")
+        games, dealers = np.asarray(games, dtype=np.int64), np.asarray(dealers, dtype=np.int64)
+        if dealers.shape != games.shape or not ((dealers >= 0) & (dealers < self.n)).all():
+            raise ValueError(f"redeal needs one dealer in 0..{self.n - 1} per game, got {dealers!r}")
+        self.deal_number[games] = 0
+        self._start_deals(games, dealers, self._draw_directions(np.zeros(games.size, dtype=np.int64)))
+        self._compute_legal()
+
+    def observe(self, games: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(obs, mask)`` of the acting seat of every game, or of the games ``games`` (indices) in their order."""
+        if not self._started:
+            raise RuntimeError("call reset() before observe()")
+        if games is not None and len(games) == 0:
+            return (np.zeros((0, self.encoder.size), dtype=np.int8),
+                    np.zeros((0, self.rules.num_actions), dtype=np.int8))
+        return self.encoder.encode(self._arrays(games))
+
+    def advance(self, actions, active: np.ndarray | None = None):
+        """:meth:`step` without the observations: returns ``(rewards, done, final_scores)``.
+
+        With ``active`` (``[N]`` bool) only those games play; the others stay exactly as they
+        are and their entries of ``actions`` are not read. A caller that seats other players
+        in some games steps them alone this way (:func:`bm_env.vector.make_vector_env`), and
+        asks :meth:`observe` for the rows it needs.
+        """
         N, n = self.num_envs, self.n
-        c, bit = self._legal_bits(actions)
+        active = self._check_active(active)
+        c, bit = self._legal_bits(actions, active)
         me = self.to_act
         own = self._own
         self.hands.reshape(-1)[own] ^= bit
         phase = self.phase
         playing = phase == PLAYING
+        passing = ~playing
+        if active is not None:
+            playing, passing = playing & active, passing & active
         # A batch dealt together passes and plays in step: most steps skip one of the two parts,
         # and need no per-game masks while every game plays.
         all_playing = playing.all()
@@ -233,7 +385,7 @@ class VectorEngine:
         advance = playing  # games whose turn passes to the next seat
         all_passed = None
         if not all_playing:
-            advance, all_passed = self._passing_turns(playing, nxt)
+            advance, all_passed = self._passing_turns(playing, passing, nxt)
         trick_over = None
         if all_playing or playing.any():
             trick_over = self._add_to_tricks(c, bit, me, playing, all_playing)
@@ -251,15 +403,13 @@ class VectorEngine:
                 scores, deal_rewards = self._finish_deals(over, me[over])
                 final_scores[over], rewards[over], done[over] = scores, deal_rewards, True
         self._compute_legal()
-        obs, mask = self.encoder.encode(self._arrays())
-        return obs, mask, self.to_act.copy(), rewards, done, final_scores
+        return rewards, done, final_scores
 
-    def _passing_turns(self, playing: np.ndarray, nxt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _passing_turns(self, playing: np.ndarray, passing: np.ndarray, nxt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Count the pick of every passing game; the next seat picks once this one has picked all its cards.
 
         Returns the games whose turn moves on (every playing one too) and those whose last seat has picked.
         """
-        passing = ~playing
         self.picked += passing
         turn_over = passing & (self.picked == self.pass_count)
         self.picked[turn_over] = 0
@@ -291,14 +441,15 @@ class VectorEngine:
         self.in_trick += playing
         return self.in_trick == n
 
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per game: the k-th set bit of the legal set, k drawn from ``rng``.
+    def random_actions(self, rng: np.random.Generator, games: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per game (or per game of ``games``, indices): the k-th set bit of the
+        legal set, k drawn from ``rng``.
 
         Per byte of the legal set: its set bits (``bitwise_count``), and by one multiplication
         the running total up to each byte; the k-th bit lies in the first byte whose running
         total exceeds k, at the place a 256 x 8 table gives.
         """
-        x = self.legal
+        x = self.legal if games is None else self.legal[games]
         m = x.shape[0]
         k = (rng.random(m) * bitwise_count(x)).astype(np.uint8)
         counts = bitwise_count(x.view(np.uint8)).view(np.uint64)  # byte i: set bits in byte i
@@ -333,7 +484,13 @@ class VectorEngine:
                 "generator": self._rng.bit_generator.state}
 
     def set_state(self, state: dict) -> None:
-        """Continue the games of :meth:`get_state` (from an engine of the same rules and batch size)."""
+        """Continue the games of :meth:`get_state` (from an engine of the same rules and batch size).
+
+        The whole state is checked before any of it is taken: a refused one leaves the engine as it was.
+        """
+        if not isinstance(state, dict) or not isinstance(state.get("arrays"), dict):
+            raise ValueError(f"set_state takes the dict that get_state() returns (with its 'arrays'), "
+                             f"got {checks.shown(state)}")
         if state.get("rules") != self.rules.to_dict() or state.get("batch_size") != self.num_envs:
             raise ValueError("engine state was saved for other rules or another batch size; "
                              f"this engine plays {self.num_envs} games of {self.rules.to_dict()}")
@@ -344,14 +501,26 @@ class VectorEngine:
         if missing:
             raise ValueError(f"engine state lacks the arrays {missing} (saved by another version of the engine?); "
                              f"this engine needs {needed}")
+        taken = {}
         for name in names:
             mine, saved = getattr(self, name), np.asarray(arrays[name])
             if saved.shape != mine.shape or saved.dtype != mine.dtype:
                 raise ValueError(f"engine state array {name!r} is {saved.dtype}{list(saved.shape)}, "
                                  f"expected {mine.dtype}{list(mine.shape)}")
-            setattr(self, name, saved.copy())
-        self._rng.bit_generator.state = state["generator"]
-        self._source.set_undealt(np.asarray(arrays["undealt"], dtype=np.uint64))
+            taken[name] = saved.copy()
+        undealt = checks.card_mask_array("engine state array 'undealt'", arrays["undealt"])
+        if undealt.size % self._source.width:
+            raise ValueError(f"engine state array 'undealt' holds {undealt.size} masks, not whole deals of "
+                             f"{self._source.width}")
+        generator = type(self._rng.bit_generator)()
+        try:
+            generator.state = state.get("generator")
+        except (TypeError, ValueError, KeyError) as e:
+            raise ValueError(f"engine state 'generator' is not a {type(generator).__name__} state ({e})") from None
+        for name, value in taken.items():
+            setattr(self, name, value)
+        self._rng.bit_generator.state = generator.state
+        self._source.set_undealt(undealt)
         self._started = True
 
     def state(self) -> dict[str, np.ndarray]:
@@ -385,19 +554,40 @@ class VectorEngine:
         """Card id each seat has put on the current trick (52: none yet), from the one-card trick masks."""
         return np.where(self.trick_bits == 0, _NO_CARD, _card_ids(self.trick_bits)).astype(np.int8)
 
+    def _final_seats(self, games: np.ndarray, last_actor: np.ndarray) -> np.ndarray:
+        """The seats whose view :attr:`final_obs` keeps for ``games``: :attr:`final_observers` where set, else the
+        seat that played the last card."""
+        return last_actor if self.final_observers is None else self.final_observers[games]
+
     #: What the actions are, for messages (the extension engine adds its decision ids).
     _action_ids = "card ids 0..51"
 
-    def _legal_bits(self, actions) -> tuple[np.ndarray, np.ndarray]:
-        """The checked actions of a step and their bits; refuses a step before reset and any illegal action."""
+    def _legal_bits(self, actions, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The checked actions of a step and their bits (0 and no bit in games not ``active``); refuses a step
+        before reset and any illegal action."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
         c = self._check_actions(actions)
+        if active is not None:
+            c = np.where(active, c, 0)
         bit = np.left_shift(_ONE, c.astype(np.uint64))  # 0 for an id outside 0..63: never legal
-        if not (self.legal & bit).all():
-            bad = (self.legal & bit) == 0
+        if active is not None:
+            bit = np.where(active, bit, np.uint64(0))
+        bad = (self.legal & bit) == 0
+        if active is not None:
+            bad &= active
+        if bad.any():
             self._raise_illegal(int(np.argmax(bad)), int(c[np.argmax(bad)]))
         return c, bit
+
+    def _check_active(self, active) -> np.ndarray | None:
+        """``active`` as ``[N]`` bool, None where every game plays; refused when malformed."""
+        if active is None:
+            return None
+        a = np.asarray(active)
+        if a.shape != (self.num_envs,) or a.dtype != bool:
+            raise ValueError(f"active must be a bool array of shape ({self.num_envs},), got {a.dtype}{list(a.shape)}")
+        return None if a.all() else a
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
@@ -416,10 +606,25 @@ class VectorEngine:
             f"game {game}: player_{int(self.to_act[game])} may not {what} {card_str(c)}; legal: {legal}"
         )
 
+    def _check_dealers(self, dealers) -> np.ndarray:
+        N, n = self.num_envs, self.n
+        d = np.asarray(dealers) if checks.is_sequence(dealers) else None
+        if d is None or d.shape != (N,) or d.dtype.kind not in "iu" or not ((d >= 0) & (d < n)).all():
+            raise ValueError(f"dealers must be {N} seats in 0..{n - 1}, got {checks.shown(dealers)}")
+        return d.astype(np.int64)
+
+    def _check_directions(self, pass_directions) -> np.ndarray:
+        """The given pass directions as indices into the rules' cycle."""
+        N, cycle = self.num_envs, list(self.rules.pass_cycle)
+        if not checks.is_sequence(pass_directions) or len(pass_directions) != N:
+            raise ValueError(f"pass_directions must name one direction per game ({N}), got {checks.shown(pass_directions)}")
+        names = [checks.choice(f"pass_directions[{g}]", d, cycle) for g, d in enumerate(pass_directions)]
+        return np.array([cycle.index(d) for d in names], dtype=np.int64)
+
     def _check_hands(self, hands, kitty) -> np.ndarray:
         if kitty is not None:
             raise ValueError("these rules have no kitty (kitty='none'); give only the hands")
-        h = np.asarray(hands, dtype=np.uint64)
+        h = checks.card_mask_array("hands", hands)
         N, n = self.num_envs, self.n
         if h.shape != (N, n):
             raise ValueError(f"hands must be [{N}, {n}] uint64 card masks (one row per game, seat by column), got {h.shape}")
@@ -533,7 +738,7 @@ class VectorEngine:
         if self.keep_final:
             s = self._arrays(games)
             s["flag_bits"] = s["flag_bits"] & ~self._phase_mask  # phase "done": neither phase bit
-            s["to_act"] = last_actor  # the seat that played the last card observes the end
+            s["to_act"] = self._final_seats(games, last_actor)
             s["legal"] = np.zeros(games.size, dtype=np.uint64)
             self.final_obs[games] = self.encoder.encode(s)[0]
         self.deal_number[games] += 1

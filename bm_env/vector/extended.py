@@ -12,7 +12,8 @@ What the engine keeps beyond the base class, per game: the cards each seat passe
 receiver (a scatter pass has several, passing on sends a stack further); who passed on;
 the charged cards (per seat, and as one word of bits for the observation), the suits led
 so far and the cards whose value a charge doubled; the 10♣'s taker; the boosts owed and
-the trick's length; the kitty, its taker and the taker's discards; the tricks each seat
+the trick's length; the kitty, its taker and the taker's discards, and the points of these
+face-down cards (the taker's alone until the deal is scored); the tricks each seat
 won (the sun); the moon's shooter. With two decks (Cancellation) every card set has a
 second mask of the cards held twice, and a trick whose led-suit cards all cancel waits
 on the table (``pending``) for the next winner. The rules are those of
@@ -27,6 +28,7 @@ from ..engine.actions import (CHARGE_CARD, CHARGE_DONE, CHARGE_IDS, CHARGEABLE, 
                              action_str)
 from ..engine.cards import (ACE_HEARTS, ACE_SPADES, CLUBS, HEARTS, JACK_DIAMONDS, KING_SPADES, NUM_CARDS, NUM_RANKS,
                             QUEEN_SPADES, SPADES, SUIT_MASKS, TEN_CLUBS, cards_of)
+from ..engine import checks
 from ..engine.deal import IllegalActionError
 from ..engine.rules import SCATTER, Rules, partner_of, scatter_offsets
 from .encoder import number_cells
@@ -35,6 +37,7 @@ from .feature_encoder import FeatureEncoder, PHASE_CODES
 from .scoring import deal_rewards, unit_scores
 
 CHARGING, DISCARDING, CHOOSING, DONE = (PHASE_CODES.index(p) for p in ("charge", "discard", "moon", "done"))
+_HELD = len(PHASE_CODES)  # the phase an advance() gives, for that step, the games it leaves out
 _U = np.uint64
 _ZERO = _U(0)
 _ONE = _U(1)
@@ -123,6 +126,12 @@ class ExtendedEngine(VectorEngine):
         self.trick_all = u64()  # every card on the trick
         self.kitty, self.discarded = u64(self.decks), u64(self.decks)
         self.kitty_taker, self.discards_left = i64(-1), i64()
+        if self.kitty_size:
+            # The points of the face-down cards the kitty's taker took (the kitty, its discards), its
+            # own until the deal is scored; each seat's points as the others know them, as number cells.
+            self.face_down_points = np.zeros(N, dtype=np.int16)
+            self.public_cells = np.zeros((n, N), dtype=np.int16)
+            self._STATE_ARRAYS = self._STATE_ARRAYS + ("face_down_points", "public_cells")
         self.shooter, self.shot_total = i64(-1), np.zeros(N, dtype=np.int32)
         self.tricks_won = np.zeros((n, N), dtype=np.int16)
         self.last_winner = i64(-1)
@@ -147,16 +156,18 @@ class ExtendedEngine(VectorEngine):
 
     # ------------------------------------------------------------------ stepping
 
-    def step(self, actions):
-        """One decision in every game: a card passed, played or discarded, or an extra decision.
-
-        Returns what :meth:`VectorEngine.step` returns; the masks have ``rules.num_actions`` cells.
+    def advance(self, actions, active: np.ndarray | None = None):
+        """One decision in every game (or in the ``active`` ones): a card passed, played or discarded, or an extra
+        decision. Returns what :meth:`VectorEngine.advance` returns; the masks have ``rules.num_actions`` cells.
         """
         N, n = self.num_envs, self.n
-        c, bit = self._legal_bits(actions)
+        active = self._check_active(active)
+        c, bit = self._legal_bits(actions, active)
         me = self.to_act.copy()
         own = self._own
         phase = self.phase.copy()
+        if active is not None:
+            phase[~active] = _HELD  # no phase's handler takes them
         card = np.where(c < NUM_CARDS, bit, _ZERO)  # the card that moves, if the action is one
         if self._two:  # one copy leaves: the second if held twice
             second = self.hands_twice.reshape(-1)[own] & card
@@ -169,7 +180,7 @@ class ExtendedEngine(VectorEngine):
         all_playing = playing.all()
         ended = []  # (games, subtract) of the deals that end with this step
         if not all_playing:
-            present = np.bincount(phase, minlength=len(PHASE_CODES))
+            present = np.bincount(phase, minlength=_HELD + 1)
             for code, handle in ((PASSING, self._pass_step), (CHARGING, self._charge_step),
                                  (DISCARDING, self._discard_step), (CHOOSING, self._moon_step)):
                 if present[code]:
@@ -192,8 +203,7 @@ class ExtendedEngine(VectorEngine):
             scores, deal_rewards_ = self._end_deals(games, me[games], subtract)
             final_scores[games], rewards[games], done[games] = scores, deal_rewards_, True
         self._compute_legal()
-        obs, mask = self.encoder.encode(self._arrays())
-        return obs, mask, self.to_act.copy(), rewards, done, final_scores
+        return rewards, done, final_scores
 
     def _play_step(self, c, card, me, own, playing, all_playing) -> np.ndarray:
         """Cards played in the ``playing`` games; returns the games whose trick is complete."""
@@ -448,9 +458,10 @@ class ExtendedEngine(VectorEngine):
         self.pending_clean[games] = 0
         return games, winner, pen, lost | (self.hands.reshape(-1)[winner * N + games] == 0)
 
-    def _collect(self, games, seats, cards, twice, tricks, clean) -> np.ndarray:
+    def _collect(self, games, seats, cards, twice, tricks, clean, face_down=False) -> np.ndarray:
         """``seats`` take ``cards`` (and the copies in ``twice``) as ``tricks`` tricks of which ``clean``
-        have no valued card: their points, doubled where charged. Returns the penalty points taken."""
+        have no valued card (``face_down``: the kitty's taker takes face-down cards): their points,
+        doubled where charged. Returns the penalty points taken."""
         doubled = cards & self.doubled[games]
         pts = _mask_sum(self._value_table, cards) + _mask_sum(self._value_table, doubled)
         pen = _mask_sum(self._penalty_table, cards) + _mask_sum(self._penalty_table, doubled)
@@ -462,6 +473,11 @@ class ExtendedEngine(VectorEngine):
         captured[idx] += pts.astype(np.int16)
         self.penalty_taken.reshape(-1)[idx] += pen.astype(np.int16)
         self.captured_cells.reshape(-1)[idx] = number_cells(captured[idx])
+        if self.kitty_size:
+            if face_down:
+                self.face_down_points[games] += pts.astype(np.int16)
+            hidden = np.where(seats == self.kitty_taker[games], self.face_down_points[games], 0)
+            self.public_cells.reshape(-1)[idx] = number_cells(captured[idx] - hidden)
         self.tricks_won.reshape(-1)[idx] += tricks
         if self._count_clean:
             self.clean_tricks.reshape(-1)[idx] += clean
@@ -471,8 +487,8 @@ class ExtendedEngine(VectorEngine):
         return pen
 
     def _take_points(self, games: np.ndarray, seats: np.ndarray, cards: np.ndarray, twice=None) -> None:
-        """Cards taken outside a trick (the kitty, discards)."""
-        self._collect(games, seats, cards, twice, 0, 0)
+        """Face-down cards taken outside a trick (the kitty, discards)."""
+        self._collect(games, seats, cards, twice, 0, 0, face_down=True)
 
     def _take_kitty(self, games: np.ndarray, winner: np.ndarray, last: np.ndarray) -> None:
         """The kitty goes to ``winner``: into the hand to discard from (kitty_to_hand, tricks left), else its points."""
@@ -558,7 +574,9 @@ class ExtendedEngine(VectorEngine):
             s = self._arrays(games)
             s["flag_bits"] = s["flag_bits"] & ~self._phase_mask  # phase "done": no phase cell
             s["phase"] = np.full(games.size, DONE)
-            s["to_act"] = last_actor
+            if self.kitty_size:  # the deal is scored: every point is public
+                s["public_cells"] = s["captured_cells"]
+            s["to_act"] = self._final_seats(games, last_actor)
             s["legal"] = np.zeros(games.size, dtype=np.uint64)
             self.final_obs[games] = self.encoder.encode(s)[0]
         self.deal_number[games] += 1
@@ -583,6 +601,9 @@ class ExtendedEngine(VectorEngine):
             a[..., games] = 0
         for a in (self.tc_taker, self.kitty_taker, self.shooter, self.last_winner):
             a[games] = -1
+        if self.kitty_size:
+            self.face_down_points[games] = 0
+            self.public_cells[:, games] = 0
         self.trick_len[games] = n
         self.deal_penalty[games] = self.base_penalty_total
         self.scatter_deal[games] = self.dir_scatter[directions] & (self.dir_passes[directions] > 0)
@@ -667,7 +688,7 @@ class ExtendedEngine(VectorEngine):
     def _check_hands(self, hands, kitty) -> np.ndarray:
         """Given deals as rows of the deal source: hands, (two decks) the cards held twice, the kitty."""
         N, n, decks = self.num_envs, self.n, self.decks
-        h = np.asarray(hands, dtype=np.uint64)
+        h = checks.card_mask_array("hands", hands)
         shape = (N, n) if decks == 1 else (N, n, 2)
         if h.shape != shape:
             held = "masks" if decks == 1 else "masks (cards held, cards held twice)"
@@ -681,7 +702,7 @@ class ExtendedEngine(VectorEngine):
             if kitty is None:
                 raise ValueError(f"these rules deal a kitty of {self.kitty_size} cards: give reset(kitty=...) "
                                  "with the hands")
-            k = np.asarray(kitty, dtype=np.uint64)
+            k = checks.card_mask_array("kitty", kitty)
             if k.shape != ((N,) if decks == 1 else (N, 2)):
                 raise ValueError(f"kitty must be {[N] if decks == 1 else [N, 2]} uint64 card masks, got {k.shape}")
             rows = np.concatenate([h, k.reshape(N, decks)], axis=1)
@@ -706,6 +727,8 @@ class ExtendedEngine(VectorEngine):
             "shooter": self.shooter, "charged_word": self.charged_word, "boosts": self.boosts,
             "pending": self.pending,
         })
+        if self.kitty_size:
+            s["public_cells"] = self.public_cells
         if self._two:
             s.update({"hands_twice": self.hands_twice, "received_twice": self.received_twice, "played_twice": self.moved_twice[1],
                       "sent_twice": self.sent_twice})

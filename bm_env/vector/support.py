@@ -39,7 +39,7 @@ class UnsupportedRulesError(RulesError):
 def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRulesError` unless the engine plays ``rules`` exactly as the reference engine."""
     if not isinstance(rules, Rules):
-        raise TypeError(f"the vector engine needs a bm_env.engine.rules.Rules object, got {type(rules).__name__}")
+        raise ValueError(f"the vector engine needs a bm_env.engine.rules.Rules object (make_rules(...)), got {type(rules).__name__}")
     for f in dataclasses.fields(rules):
         if f.name in DEAL_OPTIONS or f.name in MATCH_OPTIONS or f.name in EXTENSION_OPTIONS:
             continue

@@ -1,0 +1,173 @@
+"""Train the belief over the hidden cards (:mod:`bm_env.agents.belief`) on self-play positions, and score it.
+
+``python -m bm_env.training.belief --preset black_maria --deals 1500 --out runs/belief.pt``
+
+Deals are played by one agent at every seat (by default the shipped network, greedy); every play
+decision with a hidden card is a position, labelled for free by the real deal (who holds each hidden
+card). The network is trained by cross-entropy on the deals before the last fifth and scored on the
+last fifth against the uniform belief (each card with each eligible seat in proportion to its
+room). At each seat's first play decision of the held-out deals (``--read-positions`` of them) it is
+also scored against :mod:`~bm_env.agents.pass_reading`'s belief, the chance by the passes (the
+others taken to pass as the heuristic does). Scores: log-loss (mean over hidden cards of minus the
+log chance of the real holder), accuracy (the likeliest seat is the holder), and the accuracy on the
+spade honours (Q♠, K♠, A♠).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+import torch
+
+from ..agents import make_agent
+from ..agents.belief import BeliefNet, chances, hidden_cards, holders, room_chances
+from ..agents.pass_reading import pass_marginals
+from ..agents.playouts import heuristic_move
+from ..agents.shipped import shipped_spec
+from ..engine.cards import ACE_SPADES, KING_SPADES, QUEEN_SPADES
+from ..engine.deal import DONE, PLAY, Deal, deal_hands, pass_direction_for
+from ..engine.files import write_atomic
+from ..engine.infostate import information_state
+from ..engine.rules import make_rules
+from ..env.observation import encode
+
+HONOURS = (QUEEN_SPADES, KING_SPADES, ACE_SPADES)
+
+
+def collect(rules, spec: str, deals: int, seed: int) -> dict:
+    """Positions of ``deals`` deals played by ``spec`` at every seat: observations, eligibility, room, holders,
+    the deal each came from, and each seat's first play decision (information state and position index)."""
+    n = rules.num_players
+    rng = np.random.default_rng(seed)
+    agent = make_agent(spec, rules, seed)
+    obs, eligible, room, label, deal_of, first = [], [], [], [], [], []
+    for d in range(deals):
+        deal = Deal(rules, deal_hands(rules, n, d % n, rng), d % n, pass_direction_for(rules, d, rng))
+        seen = set()
+        while deal.phase != DONE:
+            seat = deal.to_act
+            info = information_state(deal, seat)
+            o = encode(info)
+            if deal.phase == PLAY:
+                e, r = hidden_cards(info)
+                if e.any():
+                    if seat not in seen:
+                        first.append((info, len(obs)))
+                        seen.add(seat)
+                    obs.append(o)
+                    eligible.append(e)
+                    room.append(r)
+                    label.append(holders(deal, info))
+                    deal_of.append(d)
+            deal.step(agent.act(o, deal.legal_mask(), info))
+    return {"obs": np.stack(obs), "eligible": np.stack(eligible), "room": np.stack(room), "holder": np.stack(label),
+            "deal": np.array(deal_of), "first": first}
+
+
+def train(data: dict, rows: np.ndarray, epochs: int, seed: int, batch: int = 512, lr: float = 1e-3,
+          hidden: tuple[int, ...] = (256,)) -> BeliefNet:
+    """A belief network trained by cross-entropy on the positions ``rows`` of ``data``."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    n = data["eligible"].shape[1] + 1
+    net = BeliefNet(data["obs"].shape[1], n, hidden)
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    for _ in range(epochs):
+        order = rng.permutation(rows)
+        for at in range(0, len(order), batch):
+            idx = order[at:at + batch]
+            p = chances(net(torch.as_tensor(data["obs"][idx], dtype=torch.float32)),
+                        torch.as_tensor(data["eligible"][idx]))
+            loss = _log_loss(p, torch.as_tensor(data["holder"][idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return net
+
+
+def _log_loss(p: torch.Tensor, holder: torch.Tensor) -> torch.Tensor:
+    hidden = holder >= 0
+    picked = p.gather(1, holder.clamp_min(0)[:, None, :])[:, 0, :]
+    return -(torch.log(picked.clamp_min(1e-9)) * hidden).sum() / hidden.sum()
+
+
+def scores(p: np.ndarray, holder: np.ndarray) -> dict[str, float]:
+    """Log-loss, accuracy and spade-honour accuracy of chances ``p`` ``[M, n - 1, 52]`` against the holders."""
+    hidden = holder >= 0
+    rows, cards = np.nonzero(hidden)
+    truth = holder[rows, cards]
+    chance = p[rows, truth, cards]
+    right = p[rows, :, cards].argmax(axis=1) == truth
+    honour = np.isin(cards, HONOURS)
+    return {"log_loss": float(-np.log(np.maximum(chance, 1e-9)).mean()), "accuracy": float(right.mean()),
+            "honours": float(right[honour].mean()) if honour.any() else float("nan"), "cards": int(len(truth))}
+
+
+def read_passes_chances(info, eligible: np.ndarray, room: np.ndarray, rng) -> np.ndarray | None:
+    """The pass reading's belief at ``info``: each hidden card with each eligible seat in proportion to the chance
+    by the passes that the seat held it when play began; None where the passes say nothing (hold, too few kept)."""
+    marginals = pass_marginals(info, heuristic_move, rng)
+    if marginals is None:
+        return None
+    seats = info.seats
+    me = seats.index(info.seat)
+    table = np.stack([marginals[seats[(me + r) % len(seats)]] for r in range(1, len(seats))])
+    w = eligible * np.maximum(table, 1e-3)
+    total = w.sum(axis=0, keepdims=True)
+    return np.divide(w, total, out=np.zeros_like(w), where=total > 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bm_env.training.belief", description=__doc__.split("\n")[0])
+    ap.add_argument("--preset", default="black_maria")
+    ap.add_argument("--agent", default=None, help="the spec playing every seat (default: the shipped network)")
+    ap.add_argument("--deals", type=int, default=1500)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--read-positions", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None, help="write the network there (a torch.save of plain data)")
+    a = ap.parse_args(argv)
+    if a.deals < 5 or a.epochs < 1 or a.read_positions < 0:
+        ap.error("--deals must be at least 5, --epochs at least 1, --read-positions at least 0")
+    rules = make_rules(a.preset)
+    spec = a.agent or shipped_spec(a.preset, rules.num_players)
+    if spec is None:
+        ap.error(f"no shipped network for {a.preset}; give --agent SPEC")
+    data = collect(rules, spec, a.deals, a.seed)
+    held_out = data["deal"] >= a.deals * 4 // 5
+    net = train(data, np.flatnonzero(~held_out), a.epochs, a.seed)
+    test = np.flatnonzero(held_out)
+    with torch.no_grad():
+        p = chances(net(torch.as_tensor(data["obs"][test], dtype=torch.float32)),
+                    torch.as_tensor(data["eligible"][test])).numpy()
+    print(f"{len(test):,} held-out positions of {a.deals - a.deals * 4 // 5} deals played by {spec}")
+    rows = [("uniform", scores(room_chances(data["eligible"][test], data["room"][test]), data["holder"][test])),
+            ("network", scores(p, data["holder"][test]))]
+    rng = np.random.default_rng(a.seed)
+    firsts = [(info, i) for info, i in data["first"] if held_out[i]][:a.read_positions]
+    read, kept = [], []
+    for info, i in firsts:
+        q = read_passes_chances(info, data["eligible"][i], data["room"][i], rng)
+        if q is not None:
+            read.append(q)
+            kept.append(i)
+    if kept:
+        kept_rows = np.array(kept)
+        at = np.searchsorted(test, kept_rows)
+        rows += [(f"first decisions ({len(kept)}): uniform",
+                  scores(room_chances(data["eligible"][kept_rows], data["room"][kept_rows]), data["holder"][kept_rows])),
+                 (f"first decisions ({len(kept)}): read_passes", scores(np.stack(read), data["holder"][kept_rows])),
+                 (f"first decisions ({len(kept)}): network", scores(p[at], data["holder"][kept_rows]))]
+    print("| belief | hidden cards | log-loss | accuracy | spade honours |\n|---|---:|---:|---:|---:|")
+    for name, s in rows:
+        print(f"| {name} | {s['cards']:,} | {s['log_loss']:.3f} | {100 * s['accuracy']:.1f}% | {100 * s['honours']:.1f}% |")
+    if a.out:
+        state = {"arch": net.arch, "state_dict": net.state_dict(), "rules": rules.to_dict(), "agent": spec}
+        write_atomic(a.out, lambda f: torch.save(state, f), binary=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The README's strength table is written from saved bm-eval runs (scripts/strength_table.py), never typed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from bm_env.cli.evaluate import main as bm_eval
+from bm_env.evaluation.combine import load_result, pool
+
+from kit import ROOT, load_script
+
+strength_table = load_script("strength_table")
+
+ROW = strength_table.Row("black_maria", 3, "heuristic", "`heuristic`")
+
+
+def keep_run(row, column, seed, boards, folder, tmp_path, index=0):
+    """Play one of a cell's runs with bm-eval and keep its JSON where the table looks for it."""
+    out = tmp_path / f"out{seed}"
+    assert bm_eval([*strength_table.bm_eval_args(row, column, seed, boards), "--workers", "1", "--no-progress",
+                    "--out", str(out)]) == 0
+    shutil.copyfile(out / "evaluation.json", strength_table.cell_files(row, column, str(folder))[index])
+    return out / "evaluation.json"
+
+
+def test_the_readme_table_is_what_the_saved_evaluations_give():
+    text = (ROOT / "README.md").read_text()
+    assert strength_table.readme_table(text) == strength_table.table(), (
+        "README.md's strength table differs from evaluations/: run python scripts/strength_table.py")
+
+
+def test_a_cell_is_the_agents_advantage_and_interval_from_its_run(tmp_path):
+    column = strength_table.Column("vs random", "random", ((0, 3),))
+    saved = keep_run(ROW, column, 0, 3, tmp_path, tmp_path)
+    agent = json.loads(saved.read_text())["agents"][0]
+    assert agent["label"] == "heuristic" and agent["advantage"] > 0  # the rule player beats random on any 3 boards
+    assert strength_table.cell(ROW, column, str(tmp_path)) == f"+{agent['advantage']:.2f} ± {agent['diff_ci']:.2f}"
+
+
+def test_a_pooled_cell_shows_only_once_every_run_is_there(tmp_path):
+    column = strength_table.Column("vs pimc", "random", ((0, 2), (1, 2)))
+    first = keep_run(ROW, column, 0, 2, tmp_path, tmp_path, 0)
+    assert strength_table.cell(ROW, column, str(tmp_path)) == ""
+    second = keep_run(ROW, column, 1, 2, tmp_path, tmp_path, 1)
+    pooled = pool([load_result(str(first)), load_result(str(second))]).agents[0]
+    assert strength_table.cell(ROW, column, str(tmp_path)) == f"+{pooled.advantage:.2f} ± {pooled.advantage_ci:.2f}"
+
+
+def test_a_run_that_is_not_what_its_file_name_says_is_refused(tmp_path):
+    column = strength_table.Column("vs random", "random", ((0, 3),))
+    keep_run(ROW, strength_table.Column("vs random", "random", ((1, 3),)), 1, 3, tmp_path, tmp_path)
+    with pytest.raises(ValueError, match="not what its name says"):
+        strength_table.cell(ROW, column, str(tmp_path))
+
+
+def test_the_readme_is_rewritten_between_its_markers_only(tmp_path):
+    readme = tmp_path / "README.md"
+    before, after = "# title\n\nintro\n\n", "\n\n1. a footnote\n"
+    readme.write_text(f"{before}{strength_table.BEGIN}\nold table\n{strength_table.END}{after}")
+    assert strength_table.write_readme(str(readme), str(tmp_path)) is True
+    text = readme.read_text()
+    assert text.startswith(before + strength_table.BEGIN) and text.endswith(strength_table.END + after)
+    assert strength_table.readme_table(text) == strength_table.table(str(tmp_path))
+    assert strength_table.write_readme(str(readme), str(tmp_path)) is False
