@@ -286,12 +286,26 @@ def test_a_bad_eval_opponent_is_refused_before_training(opponent, message, tmp_p
         Trainer(tiny_config(eval_every=1, eval_opponent=opponent), str(tmp_path), quiet=True)
 
 
-def test_rules_the_vector_engine_does_not_play_are_refused_by_name():
+def test_rules_the_vector_engine_does_not_play_are_refused_by_name_leaving_no_folder(tmp_path):
     # Hearts worth 100 each: deal scores beyond what the engine's int16 scores carry.
     hearts = ", ".join(f"{r}H: 100" for r in "23456789TJQKA")
     out = subprocess.run(_bm_train("--set", f"rules={{card_values: {{{hearts}}}, match_deals: 1}}"), capture_output=True,
-                         text=True, timeout=120, cwd=ROOT)
+                         text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 2 and "could reach 2600" in out.stderr and "Traceback" not in out.stderr
+    assert list((tmp_path / "runs").iterdir()) == []  # the run folder it made for itself is gone again
+
+
+def test_a_run_refused_while_it_is_built_keeps_a_folder_the_user_made(tmp_path, capsys):
+    from bm_env.training.cli import main
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    refused = ["--set", "init_from=policy:" + str(tmp_path / "nowhere.pt"), "--quiet"]
+    assert main(["--run-dir", str(mine), *refused]) == 2
+    assert (mine / "notes.txt").read_text() == "keep me"
+    assert main(["--run-dir", str(tmp_path / "new"), *refused]) == 2
+    assert not (tmp_path / "new").exists()
 
 
 def test_best_response_trains_one_seat_against_the_frozen_policy(tmp_path):

@@ -39,7 +39,7 @@ from bm_env.config import ConfigError
 from bm_env.vector import UnsupportedRulesError
 
 from .config import load_train_config, parse_overrides
-from .run_lock import claim_run_dir
+from .run_lock import abandon_run_dir, claim_run_dir
 from .state import TrainingStateError
 
 
@@ -88,11 +88,17 @@ def main(argv: list[str] | None = None) -> int:
             if args.best_response:
                 name += "_best_response"
             run_dir = args.run_dir or os.path.join("runs", f"{name}-{time.strftime('%Y%m%d-%H%M%S')}")
+            new_folder = not os.path.exists(run_dir)
             claim_run_dir(run_dir)  # first: a run started at the same moment in the same folder is refused here
             if os.path.isdir(os.path.join(run_dir, "states")):
                 raise ConfigError(f"run folder {run_dir!r} already holds a run: continue it with --resume {run_dir}, "
                                   "or give another --run-dir")
-            trainer = Trainer(config, run_dir, args.quiet, ray_address=args.ray)
+            try:
+                trainer = Trainer(config, run_dir, args.quiet, ray_address=args.ray)
+            except Exception:
+                if new_folder:  # a refused run leaves no empty folder behind
+                    abandon_run_dir(run_dir)
+                raise
     except UnsupportedRulesError as e:
         print(f"bm-train: training runs on the vector engine, which does not play these rules: {e}", file=sys.stderr)
         return 2

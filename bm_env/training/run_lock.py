@@ -48,3 +48,19 @@ def claim_run_dir(run_dir: str) -> None:
     f.write(f"{os.getpid()}\n")
     f.flush()
     _HELD[key] = f
+
+
+def abandon_run_dir(run_dir: str) -> None:
+    """Give up a folder this process claimed for a fresh run that was refused before it wrote anything.
+
+    The lock is released and the folder removed when it holds nothing but the lock, so a refused
+    ``bm-train`` leaves no empty run folder behind; a folder with anything else in it is left as it is.
+    """
+    f = _HELD.pop(os.path.realpath(run_dir), None)
+    if f is not None:
+        f.close()
+    if os.path.isdir(run_dir) and set(os.listdir(run_dir)) <= {LOCK_NAME}:
+        lock = os.path.join(run_dir, LOCK_NAME)
+        if os.path.exists(lock):
+            os.remove(lock)
+        os.rmdir(run_dir)
