@@ -1,18 +1,20 @@
-"""The README's strength table, written from the evaluations saved under ``evaluations/``.
+"""The strength tables of the README and of docs/agents.md, written from the evaluations saved under ``evaluations/``.
 
-Every figure in the table is read from a ``bm-eval`` run's ``evaluation.json`` kept in
-``evaluations/`` (named after its cell), never typed: ``--run`` plays the cells that have no
-file yet with the command the cell stands for and keeps its JSON; the default writes the table
-between the README's markers; ``--check`` exits 1 when the README's table is not what the
-files give (the test suite runs it). A cell of the pimc column is several runs of other board
-seeds pooled (``bm-eval --pool``), so its core-hours can be spent a run at a time, and a cell
-shows only once all its runs are there. The cost column comes from ``evaluations/costs.json``,
-which ``--time`` writes (ms of CPU time per decision, one core, on the machine it ran on).
+Every figure in these tables is read from a ``bm-eval`` run's ``evaluation.json`` kept in
+``evaluations/`` (named after its cell, shared by every table that shows the cell), never
+typed: ``--run`` plays the cells that have no file yet with the command the cell stands for and
+keeps its JSON; the default writes each table between its markers; ``--check`` exits 1 when a
+table is not what the files give (the test suite runs it). A cell of a pimc column is several
+runs of other board seeds pooled (``bm-eval --pool``), so its core-hours can be spent a run at a
+time, and a cell shows only once all its runs are there. The README's cost column comes from
+``evaluations/costs.json``, which ``--time`` writes (ms of CPU time per decision, one core, on the
+machine it ran on).
 
     python scripts/strength_table.py --run --workers 2     # play what is missing (long for pimc)
+    python scripts/strength_table.py --run --only heuristic__vs__random   # only the runs so named
     python scripts/strength_table.py --time                # the cost column; give it the machine
-    python scripts/strength_table.py                       # write README.md's table
-    python scripts/strength_table.py --check               # exit 1 if README.md's table is stale
+    python scripts/strength_table.py                       # write the tables
+    python scripts/strength_table.py --check               # exit 1 if a table is stale
 """
 
 from __future__ import annotations
@@ -33,8 +35,15 @@ from bm_env.evaluation.combine import load_result, pool  # noqa: E402
 
 EVALUATIONS = os.path.join(ROOT, "evaluations")
 README = os.path.join(ROOT, "README.md")
-BEGIN = "<!-- strength table: written by scripts/strength_table.py from evaluations/ -->"
-END = "<!-- end of the strength table -->"
+AGENTS_PAGE = os.path.join(ROOT, "docs", "agents.md")
+
+
+def begin_marker(name: str) -> str:
+    return f"<!-- {name}: written by scripts/strength_table.py from evaluations/ -->"
+
+
+def end_marker(name: str) -> str:
+    return f"<!-- end of the {name} -->"
 
 
 @dataclass(frozen=True)
@@ -54,31 +63,69 @@ class Row:
     shown: str  # how the agent is written in the table (markdown)
 
 
-COLUMNS = (
-    Column("vs heuristic_v1", "heuristic_v1", ((0, 2000),)),
-    # 2,000 boards in 14 runs of a few hours of one core each where pimc plays two seats.
-    Column("vs pimc", "pimc", tuple((seed, 150) for seed in range(2, 15)) + ((15, 50),)),
-    Column("vs random", "random", ((0, 2000),)),
-)
+@dataclass(frozen=True)
+class Table:
+    """One table: the file and markers it sits between, its columns and rows, and which cells it plays."""
+
+    name: str  # the markers' name: <!-- NAME: written by ... --> ... <!-- end of the NAME -->
+    path: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    pimc_rows: tuple[str, ...]  # the agents a pimc column is played for (pimc plays two seats: hours a cell)
+    costs: bool  # with the ms/decision column of evaluations/costs.json
+    presets: bool  # with the preset column (a table of one preset names it in its heading instead)
+
+
+V1_SEED_0 = ((0, 2000),)
+# 2,000 boards in 14 runs of a few hours of one core each where pimc plays two seats.
+PIMC_SEEDS = tuple((seed, 150) for seed in range(2, 15)) + ((15, 50),)
 BEST_SEARCH = "pimc:guide=black_maria_3p,guide_playouts=true,read_passes=true"
-ROWS = (
-    Row("black_maria", 3, "random", "`random`"),
-    Row("black_maria", 3, "heuristic_v1", "`heuristic_v1`"),
-    Row("black_maria", 3, "heuristic", "`heuristic` (`heuristic_v2`)"),
-    Row("black_maria", 3, "pimc", "`pimc` (20 worlds)"),
-    Row("black_maria", 3, "policy:black_maria_3p", "[`policy:black_maria_3p`](checkpoints/black_maria_3p.md)"),
-    Row("black_maria", 3, BEST_SEARCH, f"`{BEST_SEARCH}`¹"),
-    Row("american_hearts", 4, "policy:american_hearts_4p",
-        "[`policy:american_hearts_4p`](checkpoints/american_hearts_4p.md)"),
-    Row("petrone_black_mariah", 4, "policy:petrone_black_mariah_4p",
-        "[`policy:petrone_black_mariah_4p`](checkpoints/petrone_black_mariah_4p.md)"),
-    Row("openspiel_hearts", 4, "policy:openspiel_hearts_4p",
-        "[`policy:openspiel_hearts_4p`](checkpoints/openspiel_hearts_4p.md)"),
-)
+GUIDED = "pimc:guide=black_maria_3p"
+GUIDED_PLAYOUTS = "pimc:guide=black_maria_3p,guide_playouts=true"
+NETWORKS_4P = tuple(Row(preset, 4, f"policy:{preset}_4p", f"`policy:{preset}_4p`")
+                    for preset in ("american_hearts", "petrone_black_mariah", "openspiel_hearts"))
+
+README_TABLE = Table(
+    "strength table", README,
+    columns=(Column("vs heuristic_v1", "heuristic_v1", V1_SEED_0), Column("vs pimc", "pimc", PIMC_SEEDS),
+             Column("vs random", "random", V1_SEED_0)),
+    rows=(Row("black_maria", 3, "random", "`random`"),
+          Row("black_maria", 3, "heuristic_v1", "`heuristic_v1`"),
+          Row("black_maria", 3, "heuristic", "`heuristic` (`heuristic_v2`)"),
+          Row("black_maria", 3, "pimc", "`pimc` (20 worlds)"),
+          Row("black_maria", 3, "policy:black_maria_3p", "[`policy:black_maria_3p`](checkpoints/black_maria_3p.md)"),
+          Row("black_maria", 3, BEST_SEARCH, f"`{BEST_SEARCH}`¹"),
+          *(Row(r.preset, 4, r.spec, f"[{r.shown}](checkpoints/{r.spec[7:]}.md)") for r in NETWORKS_4P)),
+    pimc_rows=("pimc", "policy:black_maria_3p", BEST_SEARCH), costs=True, presets=True)
+
+# docs/agents.md: every cell of the README and the columns and agents it leaves out.
+BLACK_MARIA_TABLE = Table(
+    "black_maria table", AGENTS_PAGE,
+    columns=(Column("vs 2 × heuristic_v1", "heuristic_v1", V1_SEED_0),
+             Column("vs 2 × heuristic", "heuristic", V1_SEED_0),
+             Column("vs 2 × pimc", "pimc", PIMC_SEEDS), Column("vs 2 × random", "random", V1_SEED_0)),
+    rows=(Row("black_maria", 3, "random", "`random`"),
+          Row("black_maria", 3, "heuristic_v1", "`heuristic_v1`"),
+          Row("black_maria", 3, "heuristic", "`heuristic`"),
+          Row("black_maria", 3, "pimc", "`pimc`"),
+          Row("black_maria", 3, "policy:black_maria_3p", "`policy:black_maria_3p`"),
+          Row("black_maria", 3, GUIDED, f"`{GUIDED}`"),
+          Row("black_maria", 3, GUIDED_PLAYOUTS, "the same, `guide_playouts=true`"),
+          Row("black_maria", 3, BEST_SEARCH, "the same, `read_passes=true` as well")),
+    pimc_rows=("pimc", "policy:black_maria_3p", GUIDED, GUIDED_PLAYOUTS, BEST_SEARCH), costs=False, presets=False)
+
+FOUR_PLAYER_TABLE = Table(
+    "four-player table", AGENTS_PAGE,
+    columns=(Column("vs 3 × heuristic_v1", "heuristic_v1", V1_SEED_0),
+             Column("vs 3 × heuristic", "heuristic", V1_SEED_0), Column("vs 3 × random", "random", V1_SEED_0)),
+    rows=tuple(row for network in NETWORKS_4P
+               for row in (Row(network.preset, 4, "heuristic", "`heuristic`"), network)),
+    pimc_rows=(), costs=False, presets=True)
+
+TABLES = (README_TABLE, BLACK_MARIA_TABLE, FOUR_PLAYER_TABLE)
 # Cells not played: an agent against copies of itself scores the fair share by symmetry, and
-# the pimc column is kept to the agents it tells apart (the searches and the black_maria network).
+# a pimc column is kept to the agents it tells apart (the searches and the black_maria network).
 ITSELF = "0 (itself)"
-PIMC_ROWS = ("pimc", "policy:black_maria_3p", BEST_SEARCH)
 
 
 def slug(text: str) -> str:
@@ -93,11 +140,11 @@ def cell_files(row: Row, column: Column, folder: str = EVALUATIONS) -> list[str]
     return [os.path.join(folder, f"{stem}__seed{seed}.json") for seed, _ in column.runs]
 
 
-def played(row: Row, column: Column) -> bool:
+def played(table: Table, row: Row, column: Column) -> bool:
     """Whether the cell is one the table fills (the others stay empty or say why)."""
     if row.spec == column.opponent:
         return False
-    return column.opponent != "pimc" or row.spec in PIMC_ROWS
+    return column.opponent != "pimc" or row.spec in table.pimc_rows
 
 
 def bm_eval_args(row: Row, column: Column, seed: int, boards: int) -> list[str]:
@@ -107,11 +154,11 @@ def bm_eval_args(row: Row, column: Column, seed: int, boards: int) -> list[str]:
 
 
 def cell(row: Row, column: Column, folder: str = EVALUATIONS) -> str:
-    """The cell's text: the agent's points/deal better than the fair share ± its 95% interval."""
+    """The cell's text: the agent's points/deal better than the fair share ± its 95% interval ("" until played)."""
     if row.spec == column.opponent:
         return ITSELF
     files = cell_files(row, column, folder)
-    if not played(row, column) or not all(os.path.exists(f) for f in files):
+    if not all(os.path.exists(f) for f in files):
         return ""
     results = [load_result(f) for f in files]
     for result, (seed, boards), f in zip(results, column.runs, files):
@@ -141,49 +188,65 @@ def _ms(value: float | None) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.0f}"
 
 
-def table(folder: str = EVALUATIONS) -> str:
-    """The table with its header, as the README holds it between the markers."""
-    cost = costs(folder)
-    lines = ["| preset | agent | ms/decision | " + " | ".join(c.title for c in COLUMNS) + " |",
-             "|---|---|---:|" + "---:|" * len(COLUMNS)]
-    for row in ROWS:
-        cells = [cell(row, column, folder) for column in COLUMNS]
-        lines.append(f"| `{row.preset}` {row.players}p | {row.shown} | {_ms(cost.get(row.spec))} | "
-                     + " | ".join(cells) + " |")
+def table(which: Table = README_TABLE, folder: str = EVALUATIONS) -> str:
+    """The table with its header, as its file holds it between the markers."""
+    cost = costs(folder) if which.costs else {}
+    head = ["preset"] * which.presets + ["agent"] + ["ms/decision"] * which.costs + [c.title for c in which.columns]
+    align = ["---"] * (which.presets + 1) + ["---:"] * (which.costs + len(which.columns))
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
+    for row in which.rows:
+        cells = [f"`{row.preset}` {row.players}p"] * which.presets + [row.shown]
+        cells += [_ms(cost.get(row.spec))] * which.costs
+        cells += [cell(row, column, folder) if played(which, row, column) or row.spec == column.opponent else ""
+                  for column in which.columns]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def readme_table(text: str) -> str:
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"README.md has no strength table markers ({BEGIN} ... {END})")
-    return text.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
+def written_table(text: str, name: str) -> str:
+    """The table between the markers of ``name`` in a file's text."""
+    begin, end = begin_marker(name), end_marker(name)
+    if begin not in text or end not in text:
+        raise ValueError(f"no markers of the {name} ({begin} ... {end})")
+    return text.split(begin, 1)[1].split(end, 1)[0].strip("\n")
 
 
-def write_readme(path: str = README, folder: str = EVALUATIONS) -> bool:
-    """Write the table into the README; returns whether it changed."""
+def write_table(which: Table, path: str | None = None, folder: str = EVALUATIONS) -> bool:
+    """Write the table between its markers in its file (or ``path``); returns whether it changed."""
+    path = path or which.path
     with open(path) as f:
         text = f.read()
-    old = readme_table(text)
-    new = table(folder)
-    if old == new:
+    new = table(which, folder)
+    if written_table(text, which.name) == new:
         return False
-    head, rest = text.split(BEGIN, 1)
+    begin, end = begin_marker(which.name), end_marker(which.name)
+    head, rest = text.split(begin, 1)
     with open(path, "w") as f:
-        f.write(f"{head}{BEGIN}\n{new}\n{END}{rest.split(END, 1)[1]}")
+        f.write(f"{head}{begin}\n{new}\n{end}{rest.split(end, 1)[1]}")
     return True
 
 
+def stale_tables(folder: str = EVALUATIONS) -> list[Table]:
+    """The tables whose file does not hold what the saved evaluations give."""
+    stale = []
+    for which in TABLES:
+        with open(which.path) as f:
+            if written_table(f.read(), which.name) != table(which, folder):
+                stale.append(which)
+    return stale
+
+
 def missing() -> list[tuple[Row, Column, int, int, str]]:
-    """The runs not yet kept: (row, column, seed, boards, file), cheapest columns first."""
-    runs = []
-    for column in COLUMNS:
-        for row in ROWS:
-            if played(row, column):
-                for (seed, boards), f in zip(column.runs, cell_files(row, column)):
-                    if not os.path.exists(f):
-                        runs.append((row, column, seed, boards, f))
-    searching = ("pimc", BEST_SEARCH)  # tens of ms a decision against a tenth of one
-    return sorted(runs, key=lambda r: (r[1].opponent == "pimc", r[0].spec in searching))
+    """The runs not yet kept, each once however many tables show it: (row, column, seed, boards, file), cheapest first."""
+    runs = {}
+    for which in TABLES:
+        for column in which.columns:
+            for row in which.rows:
+                if played(which, row, column):
+                    for (seed, boards), f in zip(column.runs, cell_files(row, column)):
+                        if not os.path.exists(f):
+                            runs.setdefault(f, (row, column, seed, boards, f))
+    return sorted(runs.values(), key=lambda r: (r[1].opponent == "pimc", r[0].spec.startswith("pimc")))
 
 
 def run_missing(workers: int, only: str | None) -> None:
@@ -206,7 +269,7 @@ def time_agents(deals: int) -> None:
     from bm_env.cli.bench import machine
 
     ms = {}
-    for row in ROWS:
+    for row in README_TABLE.rows:
         if row.spec not in ms:
             ms[row.spec] = round(float(search_times(row.spec, row.preset, deals).mean()) * 1000, 3)
             print(f"{row.spec}: {ms[row.spec]} ms", flush=True)
@@ -223,23 +286,23 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1, help="bm-eval's --workers for --run")
     p.add_argument("--time", action="store_true", help="measure the cost column into evaluations/costs.json")
     p.add_argument("--deals", type=int, default=5, help="deals timed per agent with --time")
-    p.add_argument("--check", action="store_true", help="exit 1 if README.md's table differs from the files")
+    p.add_argument("--check", action="store_true", help="exit 1 if a table differs from what the files give")
     args = p.parse_args()
     for name in ("workers", "deals"):
         if getattr(args, name) < 1:
             p.error(f"--{name} must be at least 1, got {getattr(args, name)}")
     if args.check:
-        with open(README) as f:
-            if readme_table(f.read()) != table():
-                print("README.md's strength table is not what evaluations/ gives: "
-                      "run python scripts/strength_table.py", file=sys.stderr)
-                return 1
-        return 0
+        for which in stale_tables():
+            print(f"{os.path.relpath(which.path, ROOT)}'s {which.name} is not what evaluations/ gives: "
+                  "run python scripts/strength_table.py", file=sys.stderr)
+        return 1 if stale_tables() else 0
     if args.run:
         run_missing(args.workers, args.only)
     if args.time:
         time_agents(args.deals)
-    print("README.md " + ("updated" if write_readme() else "already up to date"))
+    for which in TABLES:
+        print(f"{os.path.relpath(which.path, ROOT)}, {which.name}: "
+              + ("updated" if write_table(which) else "already up to date"))
     left = missing()
     if left:
         print(f"{len(left)} runs not played yet; python scripts/strength_table.py --run plays them")

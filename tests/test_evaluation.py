@@ -237,13 +237,17 @@ def test_the_table_has_one_signed_column_positive_for_the_stronger_agent(preset,
     res = evaluate(rules, ["heuristic"] + ["random"] * (players - 1), 6, seed=0, workers=1, progress=False)
     head, _, *rows = to_markdown(res).splitlines()
     cols = [c.strip() for c in head.strip("|").split("|")]
-    assert "vs fair share" not in cols and "better by" not in cols
+    assert cols[:4] == ["agent", "seats", "better than fair share", "95% CI"] and "mean score/deal" not in cols
     row = next(r for r in rows if r.startswith("| heuristic "))
     cells = [c.strip() for c in row.strip("|").split("|")]
     value = float(cells[cols.index("better than fair share")])
     h = next(a for a in res.agents if a.label == "heuristic")
     assert value == pytest.approx(h.advantage, abs=0.006) and value > 0
     assert (h.mean < res.fair_share) == rules.lower_wins  # the raw mean keeps the rules' direction
+    by_seat = [float(cells[cols.index(f"as {seat}")]) for seat in h.by_seat]
+    assert all(v > 0 for v in by_seat)  # the rule player beats random ones from every seat, in either direction
+    seats = len(h.by_seat)
+    assert sum(by_seat) / seats == pytest.approx(h.advantage, abs=0.01 * seats)  # each seat holds its cards as often
 
 
 def test_ctrl_c_with_two_workers_ends_in_one_line_without_tracebacks(tmp_path):

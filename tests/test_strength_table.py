@@ -1,4 +1,4 @@
-"""The README's strength table is written from saved bm-eval runs (scripts/strength_table.py), never typed."""
+"""The strength tables (README, docs/agents.md) are written from saved bm-eval runs (scripts/strength_table.py), never typed."""
 
 from __future__ import annotations
 
@@ -26,10 +26,22 @@ def keep_run(row, column, seed, boards, folder, tmp_path, index=0):
     return out / "evaluation.json"
 
 
-def test_the_readme_table_is_what_the_saved_evaluations_give():
-    text = (ROOT / "README.md").read_text()
-    assert strength_table.readme_table(text) == strength_table.table(), (
-        "README.md's strength table differs from evaluations/: run python scripts/strength_table.py")
+@pytest.mark.parametrize("which", strength_table.TABLES, ids=lambda t: t.name)
+def test_every_table_is_what_the_saved_evaluations_give(which):
+    text = open(which.path).read()
+    assert strength_table.written_table(text, which.name) == strength_table.table(which), (
+        f"{which.path}'s {which.name} differs from evaluations/: run python scripts/strength_table.py")
+
+
+def test_a_cell_two_tables_show_is_one_file_played_once():
+    readme, black_maria = strength_table.README_TABLE, strength_table.BLACK_MARIA_TABLE
+    network = next(row for row in readme.rows if row.spec == "policy:black_maria_3p")
+    same = next(row for row in black_maria.rows if row.spec == "policy:black_maria_3p")
+    assert network.shown != same.shown  # written differently in the two tables ...
+    for a, b in [(readme.columns[0], black_maria.columns[0]), (readme.columns[1], black_maria.columns[2])]:
+        assert strength_table.cell_files(network, a) == strength_table.cell_files(same, b)  # ... one file each cell
+    files = [f for *_, f in strength_table.missing()]
+    assert len(files) == len(set(files))
 
 
 def test_a_cell_is_the_agents_advantage_and_interval_from_its_run(tmp_path):
@@ -56,12 +68,21 @@ def test_a_run_that_is_not_what_its_file_name_says_is_refused(tmp_path):
         strength_table.cell(ROW, column, str(tmp_path))
 
 
-def test_the_readme_is_rewritten_between_its_markers_only(tmp_path):
-    readme = tmp_path / "README.md"
-    before, after = "# title\n\nintro\n\n", "\n\n1. a footnote\n"
-    readme.write_text(f"{before}{strength_table.BEGIN}\nold table\n{strength_table.END}{after}")
-    assert strength_table.write_readme(str(readme), str(tmp_path)) is True
-    text = readme.read_text()
-    assert text.startswith(before + strength_table.BEGIN) and text.endswith(strength_table.END + after)
-    assert strength_table.readme_table(text) == strength_table.table(str(tmp_path))
-    assert strength_table.write_readme(str(readme), str(tmp_path)) is False
+@pytest.mark.parametrize("which", strength_table.TABLES, ids=lambda t: t.name)
+def test_a_table_is_rewritten_between_its_own_markers_only(which, tmp_path):
+    page = tmp_path / "page.md"
+    begin, end = strength_table.begin_marker(which.name), strength_table.end_marker(which.name)
+    other = strength_table.begin_marker("other table") + "\nkept\n" + strength_table.end_marker("other table")
+    before, after = f"# title\n\n{other}\n\n", "\n\n1. a footnote\n"
+    page.write_text(f"{before}{begin}\nold table\n{end}{after}")
+    assert strength_table.write_table(which, str(page), str(tmp_path)) is True
+    text = page.read_text()
+    assert text.startswith(before + begin) and text.endswith(end + after)
+    assert strength_table.written_table(text, which.name) == strength_table.table(which, str(tmp_path))
+    assert strength_table.written_table(text, "other table") == "kept"
+    assert strength_table.write_table(which, str(page), str(tmp_path)) is False
+
+
+def test_a_page_without_the_markers_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no markers of the strength table"):
+        strength_table.written_table("# no table here\n", "strength table")

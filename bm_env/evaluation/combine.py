@@ -136,11 +136,11 @@ class Pooled:
     warning: str | None = None  # where the runs came from different code (provenance.different_code)
 
     def to_markdown(self) -> str:
-        lines = ["| agent | mean score/deal | 95% CI | better than the fair share | 95% CI |", "|---|---:|---:|---:|---:|"]
-        lines += [f"| {a.label} | {a.mean:.2f} | ±{a.ci:.2f} | {a.advantage:+.2f} | ±{a.advantage_ci:.2f} |"
-                  for a in self.agents]
+        lines = ["| agent | better than fair share | 95% CI |", "|---|---:|---:|"]
+        lines += [f"| {a.label} | {a.advantage:+.2f} | ±{a.advantage_ci:.2f} |" for a in self.agents]
         lines += ["", f"{self.boards} boards of the board sets of seeds {', '.join(map(str, self.seeds))}, "
-                      f"pooled; fair share {self.fair_share:.2f} points/deal; intervals over boards (95%, t)."]
+                      f"pooled; points/deal better than the fair share ({self.fair_share:.2f} points/deal), "
+                      "positive = better; intervals over boards (95%, t)."]
         return "\n".join(lines + ([self.warning] if self.warning else []))
 
 

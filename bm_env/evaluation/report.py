@@ -14,28 +14,34 @@ def _fmt(x: float, digits: int = 2) -> str:
 
 
 def to_markdown(result: EvalResult) -> str:
-    """The results table, with the run's facts (boards, games, seed, board set) under it."""
+    """The results table, with the run's facts (boards, games, seed, board set) under it.
+
+    Every figure of the table has one sign, positive = better than the fair share, whichever way
+    the rules count (by seat too); the raw mean scores, whose direction depends on the rules,
+    stay in ``evaluation.json``.
+    """
     seat_cols = list(result.agents[0].by_seat) if result.agents else []
-    better = "lower" if result.lower_wins else "higher"
-    head = ["agent", "seats", "mean score/deal", "95% CI", "better than fair share", "95% CI"] + seat_cols
+    sign = -1.0 if result.lower_wins else 1.0
+    head = ["agent", "seats", "better than fair share", "95% CI"] + [f"as {c}" for c in seat_cols]
     with_matches = result.matches > 0
     if with_matches:
         head += ["match wins", "fair"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for a in result.agents:
-        row = [a.label, str(a.seats_in_seating), _fmt(a.mean), f"±{_fmt(a.ci)}", f"{a.advantage:+.2f}",
-               f"±{_fmt(a.diff_ci)}"] + [_fmt(a.by_seat[c]) for c in seat_cols]
+        row = [a.label, str(a.seats_in_seating), f"{a.advantage:+.2f}", f"±{_fmt(a.diff_ci)}"]
+        row += [f"{sign * (a.by_seat[c] - result.fair_share):+.2f}" for c in seat_cols]
         if with_matches:
             row += [f"{a.match_win_rate:.1%}", f"{a.match_fair_rate:.1%}"]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     resolved = [f"{a.label.split('#', 1)[0]} is {a.spec}" for a in result.agents if a.label.split("#", 1)[0] != a.spec]
+    better = "lower" if result.lower_wins else "higher"
     lines.append(
         (f"Agents by fixed name: {'; '.join(dict.fromkeys(resolved))}. " if resolved else "")
         + f"{result.num_boards} boards x {len(result.seating)} rotations = {result.games} deals; "
-        f"board set v{result.board_set_version}, seed {result.seed}; fair share {result.fair_share:.2f} "
-        f"points/deal; {better} scores are better; 'better than fair share' > 0 is better whichever way the rules "
-        f"count; intervals over boards (95%, t)"
+        f"board set v{result.board_set_version}, seed {result.seed}; points/deal better than the fair share "
+        f"({result.fair_share:.2f} points/deal; {better} scores win these rules), positive = better, as a whole "
+        f"and by seat; mean scores in evaluation.json; intervals over boards (95%, t)"
         + (f"; {result.matches} matches x {len(result.seating)} rotations" if with_matches else "")
         + f"; {result.seconds:.0f} s on {result.workers} worker(s); code: {describe(result.code)}."
     )
