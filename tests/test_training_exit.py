@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 
@@ -98,16 +99,52 @@ def test_rebuilt_information_states_encode_to_the_rollouts_observations():
         info_states(RULES, {key: value[~first.deals["playing"]] for key, value in first.deals.items()})
 
 
-def test_the_rollout_actors_deal_records_join_with_their_batches():
-    # The --ray path without Ray: two actors' rollouts joined, as the driver labels them.
+LABELLING = {"share": 0.1, "worlds": 2, "kind": "soft", "temperature": 1.0}
+
+
+def _actor_rollouts(labelling):
+    """Two rollout actors' rollouts (the --ray path without Ray: the actors are plain objects here)."""
     actor = PolicyNet(observation.size_for(RULES), RULES.num_actions, [16])
     critic = ValueNet("separate", observation.size_for(RULES), [16])
     weights = {"actor": actor.state_dict(), "critic": critic.state_dict(), "pool": []}
-    parts = [RolloutActor(RULES, 4, 20, False, seed, actor, critic, 0, 0.0, None, 0.0, "fp32", keep_deals=True)
-             .collect(weights, 0.0, 1.0, 0.95) for seed in (1, 2)]
+    return [RolloutActor(RULES, 4, 20, False, seed, actor, critic, 0, 0.0, None, 0.0, "fp32", labelling)
+            .collect(weights, 0.0, 1.0, 0.95) for seed in (1, 2)]
+
+
+def test_rollout_actors_label_their_own_games_and_the_labels_join_with_the_batches():
+    parts = _actor_rollouts(LABELLING)
+    assert all(p.deals is None and len(p.labels.rows) > 0 for p in parts)  # labelled there: no records to send
     joined = join(parts, torch.device("cpu"))
-    assert len(joined.deals["dealer"]) == len(joined.batch) == sum(len(p.batch) for p in parts)
-    assert _check_rebuilt(joined) > 20
+    first = len(parts[0].batch)
+    assert np.array_equal(joined.labels.rows, np.concatenate([parts[0].labels.rows, parts[1].labels.rows + first]))
+    assert np.array_equal(joined.labels.targets, np.concatenate([p.labels.targets for p in parts]))
+    masks = joined.batch.mask.numpy()[joined.labels.rows]
+    assert joined.labels.targets.sum(axis=1) == pytest.approx(np.ones(len(joined.labels.rows)))
+    assert (joined.labels.targets[~masks] == 0).all()  # each target row sits on its own decision's legal cards
+    counts = [len(p.labels.rows) for p in parts]
+    assert joined.labels.agreement == pytest.approx(
+        (parts[0].labels.agreement * counts[0] + parts[1].labels.agreement * counts[1]) / sum(counts))
+    assert joined.labels.seconds == max(p.labels.seconds for p in parts) > 0
+
+
+def test_an_actor_labels_its_rollout_as_the_drivers_labeller_would():
+    actor = PolicyNet(observation.size_for(RULES), RULES.num_actions, [16])
+    critic = ValueNet("separate", observation.size_for(RULES), [16])
+    weights = {"actor": actor.state_dict(), "critic": critic.state_dict(), "pool": []}
+    labelling = RolloutActor(RULES, 4, 20, False, 3, actor, critic, 0, 0.0, None, 0.0, "fp32", LABELLING)
+    twin = copy.deepcopy(labelling)
+    twin.labeller = None  # collects the same games and keeps their records, for a labeller here to read
+    labelled, plain = labelling.collect(weights, 0.0, 1.0, 0.95), twin.collect(weights, 0.0, 1.0, 0.95)
+    assert torch.equal(labelled.batch.obs, plain.batch.obs) and plain.deals is not None
+    here = Labeller(RULES, actor, **LABELLING).label(plain, actor, twin.rng)
+    assert np.array_equal(labelled.labels.rows, here.rows) and np.array_equal(labelled.labels.targets, here.targets)
+
+
+def test_unlabelled_rollouts_of_actors_join_without_labels():
+    parts = _actor_rollouts(None)
+    assert all(p.labels is None and p.deals is None for p in parts)
+    joined = join(parts, torch.device("cpu"))
+    assert joined.labels is None and len(joined.batch) == sum(len(p.batch) for p in parts)
 
 
 def test_the_labeller_searches_its_share_of_the_play_decisions_with_the_current_policy():

@@ -58,10 +58,28 @@ def test_two_actors_play_their_own_games_and_the_driver_trains_and_checkpoints(t
     assert meta["step"] == 3 * DECISIONS_PER_UPDATE
 
 
-def test_a_ray_run_resumes_on_ray_to_the_weights_of_an_uninterrupted_one(tmp_path):
-    Trainer(on_ray(total_decisions=3 * DECISIONS_PER_UPDATE), str(tmp_path / "a"), quiet=True, ray_address="local").run()
+EXIT = {"exit_share": 0.05, "exit_worlds": 2}
+
+
+def test_the_actors_label_for_expert_iteration_and_the_driver_only_trains(tmp_path, monkeypatch):
+    trainer = Trainer(on_ray(total_decisions=2 * DECISIONS_PER_UPDATE, **EXIT), str(tmp_path), quiet=True,
+                      ray_address="local")
+    monkeypatch.setattr(trainer.labeller, "label", lambda *a: pytest.fail("the driver labelled a Ray rollout"))
+    labelled = []
+    label = trainer.label
+    monkeypatch.setattr(trainer, "label", lambda rollout: labelled.append(label(rollout)) or labelled[-1])
+    assert trainer.run().stopped == "done"
+    assert len(labelled) == 2 and all(len(labels.rows) > 0 and labels.seconds > 0 for labels in labelled)
+    assert all(labels.targets.sum(axis=1) == pytest.approx(np.ones(len(labels.rows))) for labels in labelled)
+
+
+@pytest.mark.parametrize("extra", [{}, EXIT], ids=["ppo", "expert_iteration"])
+def test_a_ray_run_resumes_on_ray_to_the_weights_of_an_uninterrupted_one(tmp_path, extra):
+    Trainer(on_ray(total_decisions=3 * DECISIONS_PER_UPDATE, **extra), str(tmp_path / "a"), quiet=True,
+            ray_address="local").run()
     whole = load_state(list_states(str(tmp_path / "a"))[-1])
-    Trainer(on_ray(total_decisions=2 * DECISIONS_PER_UPDATE), str(tmp_path / "b"), quiet=True, ray_address="local").run()
+    Trainer(on_ray(total_decisions=2 * DECISIONS_PER_UPDATE, **extra), str(tmp_path / "b"), quiet=True,
+            ray_address="local").run()
     with pytest.raises(TrainingStateError, match=r"on Ray \(2 rollout actors\): resume it with --ray"):
         Trainer.resume(str(tmp_path / "b"), quiet=True)
     resumed = Trainer.resume(str(tmp_path / "b"), {"total_decisions": 3 * DECISIONS_PER_UPDATE}, quiet=True,

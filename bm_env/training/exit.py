@@ -11,12 +11,16 @@ errors). :func:`~bm_env.training.ppo.update` adds ``exit_coef`` times their cros
 policy's masked softmax to the PPO loss; the value head learns from PPO's returns alone.
 
 Every random draw (which decisions, the search's worlds) comes from the trainer's numpy generator,
-so a stopped and resumed run labels as an uninterrupted one does.
+so a stopped and resumed run labels as an uninterrupted one does. With ``bm-train --ray`` each
+rollout actor labels its own games' decisions, with its own generator and its copy of the
+broadcast policy, and returns the labels with its rollout (:func:`join_labels`); the driver only
+trains.
 """
 
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +63,17 @@ class Labels:
     rows: np.ndarray  # [K] rows of the rollout's batch, ascending
     targets: np.ndarray  # [K, A] float32 (search_targets)
     agreement: float  # share of the rows where the policy's greedy card is the search's choice (nan: none)
+    seconds: float = 0.0  # the search's wall time (of the slowest labeller, where several labelled side by side)
+
+
+def join_labels(parts: list[Labels], rows_per_part: list[int]) -> Labels:
+    """Several rollout actors' labels as the labels of their joined rollout (batches joined in this order)."""
+    offsets = np.cumsum([0] + rows_per_part[:-1])
+    rows = np.concatenate([p.rows + offset for p, offset in zip(parts, offsets)])
+    counts = np.array([len(p.rows) for p in parts])
+    agree = [p.agreement * n for p, n in zip(parts, counts) if n]
+    return Labels(rows, np.concatenate([p.targets for p in parts]),
+                  float(sum(agree) / counts.sum()) if counts.sum() else float("nan"), max(p.seconds for p in parts))
 
 
 class Labeller:
@@ -78,6 +93,7 @@ class Labeller:
 
     def label(self, rollout: Rollout, actor: PolicyNet, rng: np.random.Generator) -> Labels:
         """Draw ``share`` of the candidate rows (at least one, where there is one) and search them."""
+        started = time.perf_counter()
         pool = self.candidates(rollout)
         A = rollout.batch.mask.shape[1]
         k = min(pool.size, max(1, round(self.share * pool.size)))
@@ -90,4 +106,4 @@ class Labeller:
         at = torch.from_numpy(rows).to(rollout.batch.obs.device)
         found = self.search.search(infos, rollout.batch.obs[at].cpu().numpy(), rollout.batch.mask[at].cpu().numpy())
         targets = search_targets(found, self.kind, self.temperature)
-        return Labels(rows, targets, float(np.mean(found.guide == found.choices)))
+        return Labels(rows, targets, float(np.mean(found.guide == found.choices)), time.perf_counter() - started)

@@ -8,6 +8,9 @@ Ray's object store once and every actor loads them (the broadcast); the actors' 
 decisions are joined into one batch and the PPO update runs on the driver. An update is
 therefore the one ``bm-train`` makes without Ray: the same batch size, the same per-seat
 bookkeeping (:mod:`bm_env.training.trajectories`), evaluation and checkpoints on the driver.
+With expert iteration (``exit_share > 0``) each actor also labels its own games' decisions with
+the batched search (:class:`~bm_env.training.exit.Labeller`, the broadcast policy as its guide)
+before it returns them, so the search, the costly part, runs on every actor side by side.
 
 Ray is imported only here, and this module only when ``--ray`` is given, so the core
 package does not depend on it.
@@ -26,6 +29,7 @@ from bm_env.config import ConfigError
 from bm_env.engine.rules import Rules
 
 from .config import TrainConfig
+from .exit import Labeller, join_labels
 from .ppo import Batch, ValueNet
 from .rollout import Rollout, SelfPlay
 from .precision import resolve as resolve_precision
@@ -61,20 +65,25 @@ class RolloutActor:
 
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
                  actor: PolicyNet, critic: ValueNet, pool_size: int, pool_share: float, rule_opponent: str | dict | None,
-                 rule_share: float, precision: str, keep_deals: bool = False) -> None:
-        """``keep_deals``: the rollouts come with their deal records, for the driver's expert iteration to label."""
+                 rule_share: float, precision: str, labelling: dict | None = None) -> None:
+        """``labelling``: the :class:`~bm_env.training.exit.Labeller`'s keywords (``share``, ``worlds``,
+        ``kind``, ``temperature``) where the run does expert iteration; each rollout then comes labelled."""
         torch.set_num_threads(1)  # Ray schedules an actor on one CPU
         players = check_rule_opponent(rule_opponent, rules) if rule_opponent else None
         self.selfplay = SelfPlay(rules, num_envs, rollout_steps, critic_state, seed=seed, rule_players=players,
                                  rule_share=rule_share, precision=resolve_precision(precision, torch.device("cpu")),
-                                 keep_deals=keep_deals)
+                                 keep_deals=labelling is not None)
         self.actor, self.critic = actor.eval(), critic.eval()
+        self.labeller = None if labelling is None else Labeller(rules, self.actor, **labelling)
         self.generator = torch.Generator().manual_seed(seed)
         self.rng = np.random.default_rng([seed, 1])
         self.selfplay.draw_seatings(np.arange(num_envs), self.rng, pool_size, pool_share)
 
     def collect(self, weights: dict, pool_share: float, gamma: float, lam: float) -> Rollout:
-        """Load the broadcast weights, then one rollout of this actor's games."""
+        """Load the broadcast weights, then one rollout of this actor's games (labelled, with expert iteration).
+
+        A labelled rollout comes without its deal records: only the labeller reads them.
+        """
         self.actor.load_state_dict(weights["actor"])
         self.critic.load_state_dict(weights["critic"])
         pool = []
@@ -82,8 +91,18 @@ class RolloutActor:
             net = PolicyNet.from_arch(arch)
             net.load_state_dict(state)
             pool.append(net.eval())
-        return self.selfplay.collect(self.actor, self.critic, pool, self.generator, self.rng, pool_share, gamma,
-                                     lam, torch.device("cpu"))
+        rollout = self.selfplay.collect(self.actor, self.critic, pool, self.generator, self.rng, pool_share, gamma,
+                                        lam, torch.device("cpu"))
+        if self.labeller is not None:
+            rollout.labels = self.labeller.label(rollout, self.actor, self.rng)
+            rollout.deals = None
+        return rollout
+
+    def node(self) -> str:
+        """The id of the Ray node this actor runs on."""
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
 
     def get_state(self) -> dict:
         return {"selfplay": self.selfplay.get_state(), "torch_generator": self.generator.get_state(),
@@ -99,7 +118,7 @@ def join(parts: list[Rollout], device: torch.device) -> Rollout:
     """The actors' rollouts as one: batches concatenated in actor order, times of the slowest actor.
 
     The pool-deal and rule-deal rewards are the means of the actors' means (each actor plays as many games);
-    the deal records, where kept, are joined as the batches are.
+    the labels, where the actors labelled, are joined as the batches are (the actors keep the deal records).
     """
     fields = {}
     for name in ("obs", "hidden", "mask", "actions", "logp", "values", "advantages", "returns"):
@@ -109,12 +128,12 @@ def join(parts: list[Rollout], device: torch.device) -> Rollout:
         kept = [v for v in values if not np.isnan(v)]
         return float(np.mean(kept)) if kept else float("nan")
 
-    deals = None if parts[0].deals is None else {key: np.concatenate([p.deals[key] for p in parts])
-                                                 for key in parts[0].deals}
+    labels = None if parts[0].labels is None else join_labels([p.labels for p in parts],
+                                                              [len(p.batch.actions) for p in parts])
     return Rollout(Batch(**fields), sum(p.decisions for p in parts), sum(p.deals_ended for p in parts),
                    mean([p.learner_reward for p in parts]),
                    {name: mean([p.rule_rewards[name] for p in parts]) for name in parts[0].rule_rewards},
-                   max(p.engine_seconds for p in parts), max(p.forward_seconds for p in parts), deals)
+                   max(p.engine_seconds for p in parts), max(p.forward_seconds for p in parts), labels=labels)
 
 
 class RayRollouts:
@@ -140,10 +159,16 @@ class RayRollouts:
         remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(RolloutActor)
         share = c.num_envs // c.ray_actors
         actor, critic = copy.deepcopy(actor).cpu(), copy.deepcopy(critic).cpu()  # the actors run on CPU
+        labelling = None if c.exit_share == 0 else {"share": c.exit_share, "worlds": c.exit_worlds,
+                                                    "kind": c.exit_targets, "temperature": c.exit_temperature}
         self.actors = [remote.remote(rules, share, c.rollout_steps, c.critic_state, actor_seed(c.seed, k),
                                      actor, critic, pool_size, pool_share, c.rule_opponent, c.rule_share,
-                                     c.precision, c.exit_share > 0)
+                                     c.precision, labelling)
                        for k in range(c.ray_actors)]
+
+    def nodes(self) -> list[str]:
+        """The Ray node of each actor, in actor order."""
+        return self.ray.get([a.node.remote() for a in self.actors])
 
     def collect(self, actor: PolicyNet, critic: ValueNet, pool: list[PolicyNet], pool_share: float, gamma: float,
                 lam: float, device: torch.device) -> Rollout:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -29,6 +30,9 @@ from .ppo import Batch, ValueNet, policy_and_value, sample
 from .precision import padded
 from bm_env.vector.rule_players import player_actions
 from .trajectories import SeatTargets, seat_targets
+
+if TYPE_CHECKING:  # exit imports this module
+    from .exit import Labels
 
 LEARNER = -1  # seating code of the current policy; k >= 0 is snapshot k of the pool
 RULE = -2  # seating code of the first rule-based player; RULE - k is the k-th of the run's mix
@@ -63,6 +67,8 @@ class Rollout:
     #: By row of ``batch``, what rebuilds the decision's information state (:mod:`bm_env.training.play_order`);
     #: None unless the self-play keeps it.
     deals: dict[str, np.ndarray] | None = None
+    #: Expert iteration's labels, where the rollout's collector labelled it (a Ray actor); else None.
+    labels: Labels | None = None
 
 
 class SelfPlay:

@@ -433,8 +433,9 @@ class Trainer:
 
     def label(self, rollout: Rollout) -> Labels:
         """Expert iteration's targets on a share of the rollout's play decisions, put in its batch
-        (:mod:`bm_env.training.exit`); returns the :class:`~bm_env.training.exit.Labels`."""
-        labels = self.labeller.label(rollout, self.actor, self.rng)
+        (:mod:`bm_env.training.exit`); returns the :class:`~bm_env.training.exit.Labels`. Rollouts of
+        Ray actors come labelled by the actors; the driver labels the others."""
+        labels = rollout.labels if rollout.labels is not None else self.labeller.label(rollout, self.actor, self.rng)
         batch = rollout.batch
         targets = torch.zeros(batch.mask.shape, dtype=torch.float32, device=self.device)
         targets[torch.from_numpy(labels.rows).to(self.device)] = torch.from_numpy(labels.targets).to(self.device)
@@ -485,7 +486,7 @@ class Trainer:
         if labels is not None:
             self._scalars({"exit/agreement": labels.agreement, "exit/labelled": float(len(labels.rows)),
                            "speed/exit_share": (labelled - collected) / elapsed,
-                           "speed/exit_positions_per_s": len(labels.rows) / (labelled - collected)})
+                           "speed/exit_positions_per_s": len(labels.rows) / max(labels.seconds, 1e-9)})
         if bar is not None:
             bar.update(rollout.decisions)
         return rollout.decisions / elapsed
