@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from bm_env.agents.belief import chances, hidden_cards, holders, room_chances
+from bm_env.agents.belief import chances, room_chances
 from bm_env.engine.rules import make_rules
 from bm_env.training.belief import collect, main, scores, train
 

@@ -10,7 +10,7 @@ import pytest
 from bm_env.cli.evaluate import main as bm_eval
 from bm_env.evaluation.combine import load_result, pool
 
-from kit import ROOT, load_script
+from kit import load_script
 
 strength_table = load_script("strength_table")
 

@@ -101,7 +101,7 @@ class VectorEngine:
         deal_rewards(rules, np.zeros((rules.num_players, 1)), reward, normalise)  # validates the mode
         self.rules = rules
         self.num_envs = N = batch_size
-        self.n = n = rules.num_players
+        self.n = rules.num_players
         self.reward_mode = reward
         self.normalise = normalise
         self.keep_final = final_observations
