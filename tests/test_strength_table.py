@@ -38,8 +38,9 @@ def test_a_cell_two_tables_show_is_one_file_played_once():
     network = next(row for row in readme.rows if row.spec == "policy:black_maria_3p")
     same = next(row for row in black_maria.rows if row.spec == "policy:black_maria_3p")
     assert network.shown != same.shown  # written differently in the two tables ...
-    for a, b in [(readme.columns[0], black_maria.columns[0]), (readme.columns[1], black_maria.columns[2])]:
-        assert strength_table.cell_files(network, a) == strength_table.cell_files(same, b)  # ... one file each cell
+    assert strength_table.cell_files(network, readme.columns[0]) == strength_table.cell_files(same, black_maria.columns[0])
+    # ... one file each cell; the README's pimc runs are the first two of the page's 2,000 boards
+    assert strength_table.cell_files(network, readme.columns[1]) == strength_table.cell_files(same, black_maria.columns[2])[:2]
     files = [f for *_, f in strength_table.missing()]
     assert len(files) == len(set(files))
 
