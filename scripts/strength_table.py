@@ -32,6 +32,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
 from bm_env.evaluation.combine import load_result, pool  # noqa: E402
+from bm_env.evaluation.statistics import signed  # noqa: E402
 
 EVALUATIONS = os.path.join(ROOT, "evaluations")
 README = os.path.join(ROOT, "README.md")
@@ -173,7 +174,7 @@ def cell(row: Row, column: Column, folder: str = EVALUATIONS) -> str:
     else:
         agent = pool(results).agents[0]
         advantage, ci = agent.advantage, agent.advantage_ci
-    return f"{advantage:+.2f} ± {ci:.2f}".replace("-", "−")
+    return f"{signed(advantage)} ± {ci:.2f}".replace("-", "−")
 
 
 def costs(folder: str = EVALUATIONS) -> dict[str, float]:

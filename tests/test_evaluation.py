@@ -14,7 +14,7 @@ from bm_env.engine.rules import make_rules
 from bm_env.evaluation import evaluate, league, make_boards, to_markdown, write_report
 from bm_env.evaluation.boards import make_board
 from bm_env.evaluation.play import play_deal, rotation_seating
-from bm_env.evaluation.statistics import bradley_terry, mean_ci, t975
+from bm_env.evaluation.statistics import bradley_terry, mean_ci, signed, t975
 
 BM = make_rules("black_maria")
 
@@ -270,3 +270,9 @@ def test_ctrl_c_with_two_workers_ends_in_one_line_without_tracebacks(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
     assert err == "\nbm-eval: interrupted; nothing was written\n" and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("x, text", [(-0.004, "+0.00"), (-0.0, "+0.00"), (0.004, "+0.00"), (-0.005001, "-0.01"),
+                                     (1.234, "+1.23"), (-2.5, "-2.50")])
+def test_a_signed_figure_that_rounds_to_zero_has_no_minus_sign(x, text):
+    assert signed(x) == text

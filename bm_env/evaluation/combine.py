@@ -30,7 +30,7 @@ import numpy as np
 
 from .harness import EvalResult
 from .provenance import different_code
-from .statistics import mean_ci
+from .statistics import mean_ci, signed
 
 
 def same_agent(a: EvalResult, a_label: str, b: EvalResult, b_label: str) -> bool:
@@ -66,7 +66,7 @@ class Comparison:
                 (f"old: {self.old}", self.old_advantage, self.old_ci),
                 ("new minus old, paired per board", self.difference, self.difference_ci)]
         lines = ["| agent | better than the fair share | 95% CI |", "|---|---:|---:|"]
-        lines += [f"| {name} | {value:+.2f} | ±{ci:.2f} |" for name, value, ci in rows]
+        lines += [f"| {name} | {signed(value)} | ±{ci:.2f} |" for name, value, ci in rows]
         lines += ["", f"{self.boards} boards; positive differences mean the new agent did better."]
         return "\n".join(lines + ([self.warning] if self.warning else []))
 
@@ -137,7 +137,7 @@ class Pooled:
 
     def to_markdown(self) -> str:
         lines = ["| agent | better than fair share | 95% CI |", "|---|---:|---:|"]
-        lines += [f"| {a.label} | {a.advantage:+.2f} | ±{a.advantage_ci:.2f} |" for a in self.agents]
+        lines += [f"| {a.label} | {signed(a.advantage)} | ±{a.advantage_ci:.2f} |" for a in self.agents]
         lines += ["", f"{self.boards} boards of the board sets of seeds {', '.join(map(str, self.seeds))}, "
                       f"pooled; points/deal better than the fair share ({self.fair_share:.2f} points/deal), "
                       "positive = better; intervals over boards (95%, t)."]

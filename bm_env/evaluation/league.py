@@ -18,7 +18,7 @@ import numpy as np
 from ..agents import AgentSpecError, fixed_spec
 from ..engine.rules import Rules
 from .harness import check_agents, evaluate
-from .statistics import bradley_terry, elo_ratings
+from .statistics import bradley_terry, elo_ratings, signed
 
 
 @dataclass
@@ -44,7 +44,7 @@ class LeagueResult:
         for rank, i in enumerate(order, 1):
             w = sum(self.wins[i])
             g = sum(self.wins[i][j] + self.wins[j][i] for j in range(k))
-            cells = ["" if i == j else f"{self.advantage[i][j]:+.2f}" for j in range(k)]
+            cells = ["" if i == j else signed(self.advantage[i][j]) for j in range(k)]
             lines.append(f"| {rank} | {self.specs[i]} | {self.ratings[i]:.0f} | {w / g:.1%} | " + " | ".join(cells) + " |")
         lines.append("")
         resolved = [f"{s} is {f}" for s, f in zip(self.specs, self.fixed_specs) if s.split("#", 1)[0] != f]

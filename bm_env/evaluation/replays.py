@@ -26,6 +26,7 @@ from ..pictures import write_replay
 from .boards import make_board
 from .harness import EvalResult, seat_agents
 from .play import play_board, rotation_seating
+from .statistics import signed
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def replays_markdown(games: Sequence[RecordedGame], relative_to: str | None = No
              "| board | rotation | seating | first agent better by | deal scores | replay | record |",
              "|---|---|---|---|---|---|---|"]
     for g in games:
-        lines.append(f"| {g.board} | {g.rotation} | {', '.join(g.seating)} | {g.advantage:+.2f} | "
+        lines.append(f"| {g.board} | {g.rotation} | {', '.join(g.seating)} | {signed(g.advantage)} | "
                      f"{', '.join(map(str, g.scores))} | {link(g.html)} | {link(g.record)} |")
     lines += ["", "'better by' is the first agent's mean score on the board (all rotations) against the "
               "board's fair share, positive = better; each replay shows every hand and the agents' thoughts."]

@@ -7,6 +7,7 @@ import os
 
 from .harness import EvalResult
 from .provenance import describe
+from .statistics import signed
 
 
 def _fmt(x: float, digits: int = 2) -> str:
@@ -28,8 +29,8 @@ def to_markdown(result: EvalResult) -> str:
         head += ["match wins", "fair"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for a in result.agents:
-        row = [a.label, str(a.seats_in_seating), f"{a.advantage:+.2f}", f"±{_fmt(a.diff_ci)}"]
-        row += [f"{sign * (a.by_seat[c] - result.fair_share):+.2f}" for c in seat_cols]
+        row = [a.label, str(a.seats_in_seating), signed(a.advantage), f"±{_fmt(a.diff_ci)}"]
+        row += [signed(sign * (a.by_seat[c] - result.fair_share)) for c in seat_cols]
         if with_matches:
             row += [f"{a.match_win_rate:.1%}", f"{a.match_fair_rate:.1%}"]
         lines.append("| " + " | ".join(row) + " |")

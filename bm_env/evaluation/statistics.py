@@ -18,6 +18,12 @@ _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 
          2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 
 
+def signed(x: float) -> str:
+    """``x`` to two decimals with its sign, a value that rounds to zero written ``+0.00`` (never ``-0.00``)."""
+    text = f"{x:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
 def t975(df: int) -> float:
     """The 97.5% quantile of Student's t with ``df`` degrees of freedom (table, then Cornish-Fisher series)."""
     if df < 1:
