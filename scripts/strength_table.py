@@ -1,4 +1,4 @@
-"""The strength tables of the README and of docs/agents.md, written from the evaluations saved under ``evaluations/``.
+"""The strength tables of the README, docs/agents.md and docs/evaluation.md, written from the evaluations under ``evaluations/``.
 
 Every figure in these tables is read from a ``bm-eval`` run's ``evaluation.json`` kept in
 ``evaluations/`` (named after its cell, shared by every table that shows the cell), never
@@ -26,17 +26,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
 from bm_env.evaluation.combine import load_result, pool  # noqa: E402
+from bm_env.engine.rules import PRESETS, make_rules  # noqa: E402
 from bm_env.evaluation.statistics import signed  # noqa: E402
 
 EVALUATIONS = os.path.join(ROOT, "evaluations")
 README = os.path.join(ROOT, "README.md")
 AGENTS_PAGE = os.path.join(ROOT, "docs", "agents.md")
+EVALUATION_PAGE = os.path.join(ROOT, "docs", "evaluation.md")
 
 
 def begin_marker(name: str) -> str:
@@ -54,6 +56,12 @@ class Column:
     title: str
     opponent: str
     runs: tuple[tuple[int, int], ...]
+    agent: str | None = None  # the agent the column plays, where it is not the row's
+
+
+def seated(row: "Row", column: Column) -> "Row":
+    """The row as the column plays it: with the column's own agent where it names one."""
+    return replace(row, spec=column.agent) if column.agent else row
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,7 @@ class Table:
     pimc_rows: tuple[str, ...]  # the agents a pimc column is played for (pimc plays two seats: hours a cell)
     costs: bool  # with the ms/decision column of evaluations/costs.json
     presets: bool  # with the preset column (a table of one preset names it in its heading instead)
+    agent_column: bool = True  # without it, each column names its agent in its title
 
 
 V1_SEED_0 = ((0, 2000),)
@@ -125,7 +134,16 @@ FOUR_PLAYER_TABLE = Table(
                for row in (Row(network.preset, 4, "heuristic", "`heuristic`"), network)),
     pimc_rows=(), costs=False, presets=True)
 
-TABLES = (README_TABLE, BLACK_MARIA_TABLE, FOUR_PLAYER_TABLE)
+# docs/evaluation.md: both rule-based players at every preset's default player count, 500 boards a cell.
+RULE_PLAYERS_TABLE = Table(
+    "rule-based players table", EVALUATION_PAGE,
+    columns=(Column("heuristic vs heuristic_v1", "heuristic_v1", ((0, 500),)),
+             Column("heuristic vs random", "random", ((0, 500),)),
+             Column("heuristic_v1 vs random", "random", ((0, 500),), agent="heuristic_v1")),
+    rows=tuple(Row(preset, make_rules(preset).num_players, "heuristic", "") for preset in PRESETS),
+    pimc_rows=(), costs=False, presets=True, agent_column=False)
+
+TABLES = (README_TABLE, BLACK_MARIA_TABLE, FOUR_PLAYER_TABLE, RULE_PLAYERS_TABLE)
 # Cells not played: an agent against copies of itself scores the fair share by symmetry, and
 # a pimc column is kept to the agents it tells apart (the searches and the black_maria network).
 ITSELF = "0 (itself)"
@@ -138,9 +156,11 @@ def slug(text: str) -> str:
 def cell_files(row: Row, column: Column, folder: str = EVALUATIONS) -> list[str]:
     """The JSON files of a cell's runs, one per (seed, boards) of its column."""
     stem = f"{row.preset}_{row.players}p__{slug(row.spec)}__vs__{column.opponent}"
-    if len(column.runs) == 1:
+    if column.runs == V1_SEED_0:
         return [os.path.join(folder, f"{stem}.json")]
-    return [os.path.join(folder, f"{stem}__seed{seed}.json") for seed, _ in column.runs]
+    # A pooled column's runs are 150 boards (50 for the last); other single runs name their boards.
+    return [os.path.join(folder, f"{stem}__seed{seed}.json" if len(column.runs) > 1 else
+                         f"{stem}__seed{seed}_{boards}.json") for seed, boards in column.runs]
 
 
 def played(table: Table, row: Row, column: Column) -> bool:
@@ -194,14 +214,16 @@ def _ms(value: float | None) -> str:
 def table(which: Table = README_TABLE, folder: str = EVALUATIONS) -> str:
     """The table with its header, as its file holds it between the markers."""
     cost = costs(folder) if which.costs else {}
-    head = ["preset"] * which.presets + ["agent"] + ["ms/decision"] * which.costs + [c.title for c in which.columns]
-    align = ["---"] * (which.presets + 1) + ["---:"] * (which.costs + len(which.columns))
+    head = (["preset"] * which.presets + ["agent"] * which.agent_column + ["ms/decision"] * which.costs
+            + [c.title for c in which.columns])
+    align = ["---"] * (which.presets + which.agent_column) + ["---:"] * (which.costs + len(which.columns))
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
     for row in which.rows:
-        cells = [f"`{row.preset}` {row.players}p"] * which.presets + [row.shown]
+        cells = [f"`{row.preset}` {row.players}p"] * which.presets + [row.shown] * which.agent_column
         cells += [_ms(cost.get(row.spec))] * which.costs
-        cells += [cell(row, column, folder) if played(which, row, column) or row.spec == column.opponent else ""
-                  for column in which.columns]
+        for column in which.columns:
+            r = seated(row, column)
+            cells.append(cell(r, column, folder) if played(which, r, column) or r.spec == column.opponent else "")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -244,7 +266,7 @@ def missing() -> list[tuple[Row, Column, int, int, str]]:
     runs = {}
     for which in TABLES:
         for column in which.columns:
-            for row in which.rows:
+            for row in map(lambda r: seated(r, column), which.rows):
                 if played(which, row, column):
                     for (seed, boards), f in zip(column.runs, cell_files(row, column)):
                         if not os.path.exists(f):

@@ -33,6 +33,16 @@ def test_every_table_is_what_the_saved_evaluations_give(which):
         f"{which.path}'s {which.name} differs from evaluations/: run python scripts/strength_table.py")
 
 
+def test_a_column_of_its_own_agent_plays_that_agent_and_names_its_files_by_seed_and_boards():
+    rules_table = strength_table.RULE_PLAYERS_TABLE
+    row, column = rules_table.rows[0], rules_table.columns[2]
+    assert (row.spec, column.agent) == ("heuristic", "heuristic_v1")
+    seated = strength_table.seated(row, column)
+    assert strength_table.bm_eval_args(seated, column, 0, 500)[5] == "heuristic_v1"
+    assert strength_table.cell_files(seated, column)[0].endswith("black_maria_3p__heuristic_v1__vs__random__seed0_500.json")
+    assert all(r.spec != "heuristic" for r, c, *_ in strength_table.missing() if c is column)
+
+
 def test_a_cell_two_tables_show_is_one_file_played_once():
     readme, black_maria = strength_table.README_TABLE, strength_table.BLACK_MARIA_TABLE
     network = next(row for row in readme.rows if row.spec == "policy:black_maria_3p")
@@ -64,7 +74,10 @@ def test_a_pooled_cell_shows_only_once_every_run_is_there(tmp_path):
 
 def test_a_run_that_is_not_what_its_file_name_says_is_refused(tmp_path):
     column = strength_table.Column("vs random", "random", ((0, 3),))
-    keep_run(ROW, strength_table.Column("vs random", "random", ((1, 3),)), 1, 3, tmp_path, tmp_path)
+    other = strength_table.Column("vs random", "random", ((1, 3),))
+    keep_run(ROW, other, 1, 3, tmp_path, tmp_path)
+    shutil.move(strength_table.cell_files(ROW, other, str(tmp_path))[0],
+                strength_table.cell_files(ROW, column, str(tmp_path))[0])  # seed 1's run under seed 0's name
     with pytest.raises(ValueError, match="not what its name says"):
         strength_table.cell(ROW, column, str(tmp_path))
 
