@@ -257,15 +257,26 @@ def test_ctrl_c_with_two_workers_ends_in_one_line_without_tracebacks(tmp_path):
     import sys
     import time
 
+    def as_from_a_terminal():
+        """Ctrl-C handled by default and not blocked, whatever the test process inherited (a test runner's worker
+        may ignore or block it, and an ignored or blocked signal passes to the child: Python would then never
+        raise KeyboardInterrupt)."""
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
     proc = subprocess.Popen([sys.executable, "-m", "bm_env.cli.evaluate", "--agents", "heuristic", "random", "random",
                              "--boards", "3000", "--workers", "2", "--no-progress", "--out", str(tmp_path / "out")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=as_from_a_terminal)
     children = f"/proc/{proc.pid}/task/{proc.pid}/children"
     deadline = time.time() + 120
     while len(open(children).read().split()) < 3:  # the resource tracker and two workers
         assert time.time() < deadline and proc.poll() is None
         time.sleep(0.1)
     time.sleep(3)  # the workers are playing boards
+    masks = dict(line.split(":\t") for line in open(f"/proc/{proc.pid}/status").read().splitlines() if ":\t" in line)
+    sigint = 1 << (signal.SIGINT - 1)
+    assert int(masks["SigCgt"], 16) & sigint, "bm-eval does not handle Ctrl-C once its workers have started"
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
