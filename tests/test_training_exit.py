@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 
@@ -131,8 +130,8 @@ def test_an_actor_labels_its_rollout_as_the_drivers_labeller_would():
     actor = PolicyNet(observation.size_for(RULES), RULES.num_actions, [16])
     critic = ValueNet("separate", observation.size_for(RULES), [16])
     weights = {"actor": actor.state_dict(), "critic": critic.state_dict(), "pool": []}
-    labelling = RolloutActor(RULES, 4, 20, False, 3, actor, critic, 0, 0.0, None, 0.0, "fp32", LABELLING)
-    twin = copy.deepcopy(labelling)
+    labelling, twin = (RolloutActor(RULES, 4, 20, False, 3, actor, critic, 0, 0.0, None, 0.0, "fp32", LABELLING)
+                       for _ in range(2))
     twin.labeller = None  # collects the same games and keeps their records, for a labeller here to read
     labelled, plain = labelling.collect(weights, 0.0, 1.0, 0.95), twin.collect(weights, 0.0, 1.0, 0.95)
     assert torch.equal(labelled.batch.obs, plain.batch.obs) and plain.deals is not None
