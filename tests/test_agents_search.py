@@ -48,15 +48,35 @@ def mid_play(rules, count, seed):
 WORLD_TABLES = CLASSIC_COUNTS[::3] + [("openspiel_hearts", 4)]  # the last draws pimc's way (points barred on trick 1)
 
 
-@pytest.mark.parametrize("preset,n,read_passes", [(p, n, False) for p, n in WORLD_TABLES] + [("black_maria", 3, True)],
-                         ids=[f"{p}-{n}" for p, n in WORLD_TABLES] + ["black_maria-3-read_passes"])
-def test_worlds_hold_what_the_seat_knows_and_show_it_its_real_observation(tmp_path, preset, n, read_passes):
+def skewed_belief(tmp_path, rules):
+    """A belief network file for ``rules`` far from the uniform belief (random output weights)."""
+    import torch
+
+    from bm_env.agents.belief import BeliefNet, save_belief
+    from bm_env.env import observation
+
+    torch.manual_seed(1)
+    net = BeliefNet(observation.size_for(rules), rules.num_players, (16,))
+    torch.nn.init.normal_(net.body[-1].weight, std=3.0)
+    path = tmp_path / f"belief_{rules.num_players}.pt"
+    save_belief(path, net, rules, ["heuristic"])
+    return str(path)
+
+
+@pytest.mark.parametrize("preset,n,weights", [(p, n, "") for p, n in WORLD_TABLES]
+                         + [("black_maria", 3, "read_passes"), ("black_maria", 3, "belief"), ("american_hearts", 4, "belief")],
+                         ids=[f"{p}-{n}" for p, n in WORLD_TABLES]
+                         + ["black_maria-3-read_passes", "black_maria-3-belief", "american_hearts-4-belief"])
+def test_worlds_hold_what_the_seat_knows_and_show_it_its_real_observation(tmp_path, preset, n, weights):
     rules = make_rules(preset, n)
-    agent = make_agent(f"search:guide={tiny_guide(tmp_path, rules)},read_passes={read_passes}", rules, 1)
+    extra = {"": "", "read_passes": ",read_passes=true", "belief": f",belief={skewed_belief(tmp_path, rules)}"}[weights]
+    agent = make_agent(f"search:guide={tiny_guide(tmp_path, rules)}{extra}", rules, 1)
     rng = np.random.default_rng(n)
-    for real, info in mid_play(rules, 2 if read_passes else 4, seed=n):  # reading the passes takes a while
+    for real, info in mid_play(rules, 2 if weights == "read_passes" else 4, seed=n):  # reading the passes takes a while
         pos = info.seat
-        worlds = world_positions(info, rng, 6, agent.passes_read(info) if read_passes else None)
+        affinity = agent.world_weights(info, encode(info))
+        assert (affinity is None) == (weights == "")
+        worlds = world_positions(info, rng, 6, affinity)
         engine = VectorEngine(rules, len(worlds), seed=0)
         obs, _, to_act = engine.load_positions(worlds)  # also checks each world is a deal of the rules in play
         assert (to_act == pos).all()
@@ -247,6 +267,13 @@ def test_search_refuses_what_it_does_not_play(tmp_path):
         make_agent(f"search:guide={guide},playouts=best", bm, 0)
     with pytest.raises(AgentSpecError, match="override_z must be a number of at least 0, got 'nan'"):
         make_agent(f"search:guide={guide},override_z=nan", bm, 0)
+    with pytest.raises(AgentSpecError, match="belief and read_passes both weight the worlds' draw"):
+        make_agent(f"search:guide={guide},read_passes=true,belief={skewed_belief(tmp_path, bm)}", bm, 0)
+    with pytest.raises(AgentSpecError, match="trained for other rules"):
+        make_agent(f"search:guide={tiny_guide(tmp_path, make_rules('american_hearts'))},"
+                   f"belief={skewed_belief(tmp_path, bm)}", make_rules("american_hearts"), 0)
+    with pytest.raises(AgentSpecError, match="is not a belief network file"):
+        make_agent(f"search:guide={guide},belief={guide}", bm, 0)
     from bm_env.agents import CheckpointError
 
     with pytest.raises(CheckpointError, match="other rules"):

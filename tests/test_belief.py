@@ -6,9 +6,14 @@ import numpy as np
 import pytest
 import torch
 
-from bm_env.agents.belief import chances, room_chances
+from bm_env.agents.belief import (BeliefNet, chances, draw_weights, hidden_cards, load_belief, room_chances,
+                                  save_belief)
 from bm_env.engine.rules import make_rules
+from bm_env.env import observation
+from bm_env.env.observation import encode
 from bm_env.training.belief import collect, main, scores, train
+
+from kit import mid_play_states
 
 
 @pytest.fixture(scope="module")
@@ -39,18 +44,64 @@ def test_the_uniform_belief_shares_each_card_by_room(positions):
 def test_chances_put_nothing_on_a_seat_that_may_not_hold_the_card():
     logits = torch.randn(4, 2, 52)
     eligible = torch.rand(4, 2, 52) > 0.5
-    p = chances(logits, eligible)
+    p = chances(logits, eligible, torch.randint(1, 9, (4, 2)))
     assert (p[~eligible] == 0).all()
     some = eligible.any(dim=1)
     torch.testing.assert_close(p.sum(dim=1)[some], torch.ones(int(some.sum())))
+
+
+def test_an_untrained_belief_is_the_uniform_one(positions):
+    net = BeliefNet(positions["obs"].shape[1], 3)
+    with torch.no_grad():
+        p = chances(net(torch.as_tensor(positions["obs"], dtype=torch.float32)), torch.as_tensor(positions["eligible"]),
+                    torch.as_tensor(positions["room"])).numpy()
+    np.testing.assert_allclose(p, room_chances(positions["eligible"], positions["room"]), atol=1e-6)
+
+
+def test_draw_weights_are_the_beliefs_chance_over_the_uniform_one(tmp_path, positions):
+    rules = make_rules("black_maria")
+    torch.manual_seed(0)
+    net = BeliefNet(positions["obs"].shape[1], 3, (8,))
+    torch.nn.init.normal_(net.body[-1].weight)  # a belief away from the uniform one
+    path = tmp_path / "belief.pt"
+    save_belief(path, net, rules, ["heuristic"])
+    loaded = load_belief(str(path), rules)
+    real, info = mid_play_states(rules, 1, seed=3, earliest=4)[0]
+    obs = encode(info)
+    eligible, room = hidden_cards(info)
+    with torch.no_grad():
+        p = chances(loaded(torch.as_tensor(obs[None], dtype=torch.float32)), torch.as_tensor(eligible)[None],
+                    torch.as_tensor(room)[None])[0].numpy()
+    weights = draw_weights(loaded, info, obs, floor=0.0)
+    me = info.seats.index(info.seat)
+    for r in (1, 2):
+        w = weights[info.seats[(me + r) % 3]]
+        e = eligible[r - 1]
+        np.testing.assert_allclose(w[e] * room_chances(eligible, room)[r - 1][e], p[r - 1][e], rtol=1e-5)
+        assert (w[~e] == 1).all()
+    assert not np.allclose(p, room_chances(eligible, room))
+
+
+def test_a_belief_for_other_rules_or_another_file_is_refused(tmp_path):
+    net = BeliefNet(observation.size_for(make_rules("black_maria")), 3, (8,))
+    path = tmp_path / "belief.pt"
+    save_belief(path, net, make_rules("black_maria"), ["heuristic"])
+    with pytest.raises(ValueError, match="trained for other rules"):
+        load_belief(str(path), make_rules("black_maria", moon="shooter_minus"))
+    (tmp_path / "junk.pt").write_bytes(b"junk")
+    for bad, says in ((tmp_path / "junk.pt", "damaged or not a belief network file"), (tmp_path, "is not a file"),
+                      (tmp_path / "none.pt", "is not a file")):
+        with pytest.raises(ValueError, match=says) as err:
+            load_belief(str(bad), make_rules("black_maria"))
+        assert "\n" not in str(err.value)
 
 
 def test_training_fits_the_positions_better_than_the_uniform_belief(positions):
     rows = np.arange(len(positions["obs"]))
     net = train(positions, rows, epochs=12, seed=0, lr=3e-3, hidden=(64,))
     with torch.no_grad():
-        p = chances(net(torch.as_tensor(positions["obs"], dtype=torch.float32)),
-                    torch.as_tensor(positions["eligible"])).numpy()
+        p = chances(net(torch.as_tensor(positions["obs"], dtype=torch.float32)), torch.as_tensor(positions["eligible"]),
+                    torch.as_tensor(positions["room"])).numpy()
     fitted = scores(p, positions["holder"])
     uniform = scores(room_chances(positions["eligible"], positions["room"]), positions["holder"])
     assert fitted["log_loss"] < uniform["log_loss"] - 0.03

@@ -4,15 +4,20 @@
 per (other seat, card); :func:`chances` turns them into, for each hidden card, a distribution
 over the other seats that may hold it (a seat void in the card's suit, or with no room, may
 not). :func:`room_chances` is the uniform baseline: each hidden card with each eligible seat in
-proportion to the cards that seat holds unseen. :func:`hidden_cards` gives, from an
+proportion to the cards that seat holds unseen. The logits are read as factors on that baseline
+(a seat's chance is its room times the exponent of its logit, normalised), and the output layer
+starts at zero: an untrained network is the uniform belief, and training only has to learn how
+the play moves each card away from it, which keeps it from being surer than the data. :func:`hidden_cards` gives, from an
 information state, which cards are hidden, which seats may hold each, and each seat's room;
 :func:`holders` gives the labels from the real deal (training is by
-:mod:`bm_env.training.belief`). Seats are relative to the observer: index ``r - 1`` is the
+:mod:`bm_env.training.belief`); :func:`draw_weights` turns the belief into the weights with which
+the search draws its worlds (``search:belief=PATH``). Seats are relative to the observer: index ``r - 1`` is the
 seat ``r`` places to its left.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -21,7 +26,10 @@ from torch import nn
 
 from ..engine.cards import NUM_CARDS, NUM_RANKS
 from ..engine.deal import Deal
+from ..engine.files import write_atomic
 from ..engine.infostate import InfoState
+from ..engine.rules import Rules
+from ..env import observation
 from .checkpoint import mlp
 from .pimc import inferred_voids
 
@@ -35,6 +43,8 @@ class BeliefNet(nn.Module):
                      "hidden": [int(h) for h in hidden]}
         self.others = num_players - 1
         self.body = mlp(obs_size, hidden, self.others * NUM_CARDS)
+        nn.init.zeros_(self.body[-1].weight)
+        nn.init.zeros_(self.body[-1].bias)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """Logits ``[B, n - 1, 52]`` for observations ``[B, obs_size]``: for each other seat (relative to
@@ -46,8 +56,56 @@ class BeliefNet(nn.Module):
         """An untrained network of the shape ``arch`` records (a checkpoint's ``arch``); ValueError for
         another kind of network."""
         if arch.get("kind") != "belief_mlp":
-            raise ValueError(f"not a belief network: kind {arch.get('kind')!r}")
+            raise ValueError(f"a network of kind {arch.get('kind')!r}, a belief's is 'belief_mlp'")
         return cls(arch["obs_size"], arch["num_players"], tuple(arch["hidden"]))
+
+
+def save_belief(path: str | os.PathLike, net: BeliefNet, rules: Rules, agents: list[str]) -> None:
+    """Write ``net``, a belief for ``rules`` trained on deals played by ``agents``, as plain data (atomically)."""
+    state = {"kind": "belief", "layout_version": observation.LAYOUT_VERSION, "arch": net.arch,
+             "state_dict": net.state_dict(), "rules": rules.to_dict(), "agents": list(agents)}
+    write_atomic(os.fspath(path), lambda f: torch.save(state, f), binary=True)
+
+
+def load_belief(path: str | os.PathLike, rules: Rules) -> BeliefNet:
+    """The belief network :func:`save_belief` wrote at ``path``, for ``rules``; ValueError, in one line, where the
+    file is missing, damaged, not a belief, of another observation layout or of other rules."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"belief {path!r} is not a file")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises many kinds for a truncated or foreign file
+        raise ValueError(f"belief {path!r} is damaged or not a belief network file ({type(e).__name__})") from None
+    if not isinstance(state, dict) or state.get("kind") != "belief":
+        raise ValueError(f"belief {path!r} is not a belief network file (python -m bm_env.training.belief writes them)")
+    if state.get("layout_version") != observation.LAYOUT_VERSION:
+        raise ValueError(f"belief {path!r} reads observation layout {state.get('layout_version')}; this code "
+                         f"writes layout {observation.LAYOUT_VERSION}: train it again")
+    if state.get("rules") != rules.to_dict():
+        raise ValueError(f"belief {path!r} was trained for other rules than these; train one for them")
+    try:
+        net = BeliefNet.from_arch(state["arch"])
+        net.load_state_dict(state["state_dict"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise ValueError(f"belief {path!r} has unreadable weights ({type(e).__name__})") from None
+    return net.eval()
+
+
+def draw_weights(net: BeliefNet, info: InfoState, obs: np.ndarray, floor: float = 0.01) -> dict[int, np.ndarray]:
+    """By seat, the weight of each hidden card with it: the belief's chance over the uniform one (1 for a card the
+    seat may not hold, and for the cards whose place is known), the chance kept within ``[floor, 1 - floor]`` so
+    that no consistent world is ruled out. A sampler that places each card with a seat in proportion to the seat's
+    room times this weight (:func:`~bm_env.agents.pimc.sample_hidden_hands`) draws by the belief."""
+    eligible, room = hidden_cards(info)
+    with torch.no_grad():
+        p = chances(net(torch.as_tensor(obs, dtype=torch.float32)[None]), torch.as_tensor(eligible)[None],
+                    torch.as_tensor(room)[None])[0].numpy()
+    uniform = room_chances(eligible, room)
+    ratio = np.divide(np.clip(p, floor, 1 - floor), uniform, out=np.ones_like(p), where=eligible & (uniform > 0))
+    seats = info.seats
+    me = seats.index(info.seat)
+    return {seats[(me + r) % len(seats)]: ratio[r - 1] for r in range(1, len(seats))}
 
 
 def hidden_cards(info: InfoState) -> tuple[np.ndarray, np.ndarray]:
@@ -86,11 +144,13 @@ def holders(deal: Deal, info: InfoState) -> np.ndarray:
     return out
 
 
-def chances(logits: torch.Tensor, eligible: torch.Tensor) -> torch.Tensor:
-    """For each card, the softmax of its logits over the seats that may hold it ``[B, n - 1, 52]``; 0 for the
-    others, and for every seat where no seat may hold the card (it is not hidden)."""
+def chances(logits: torch.Tensor, eligible: torch.Tensor, room: torch.Tensor) -> torch.Tensor:
+    """For each card, its chance with each seat that may hold it ``[B, n - 1, 52]``: the softmax over those seats
+    of the logit plus the log of the seat's ``room`` ``[B, n - 1]`` (zero logits give :func:`room_chances`); 0 for
+    the others, and for every seat where no seat may hold the card (it is not hidden)."""
     low = torch.finfo(logits.dtype).min
-    masked = logits.masked_fill(~eligible, low)
+    prior = torch.log(room.to(logits.dtype).clamp_min(1.0))[..., None]
+    masked = (logits + prior).masked_fill(~eligible, low)
     p = torch.softmax(masked, dim=1) * eligible
     return p / p.sum(dim=1, keepdim=True).clamp_min(1e-12)
 

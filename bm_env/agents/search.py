@@ -3,7 +3,8 @@
 For each decision of a batch, :class:`SearchAgent` draws ``worlds`` deals consistent with what
 the seat knows (pimc's sampler, :func:`~bm_env.agents.pimc.sample_worlds`: its own hand, the
 cards played, the voids shown, the cards it passed to a player who still holds them; with
-``read_passes``, weighted by what the pass received says, :mod:`.pass_reading`), and plays each
+``read_passes``, weighted by what the pass received says, :mod:`.pass_reading`; with ``belief``,
+by a belief network's chances, :mod:`.belief`), and plays each
 legal card in each world to the deal's end: every (decision, world, card) is one game of one
 :class:`~bm_env.vector.VectorEngine` batch, started at the position by
 :meth:`~bm_env.vector.VectorEngine.load_positions`, and at every step the network chooses the
@@ -39,6 +40,7 @@ from ..engine.rules import Rules
 from ..env import observation
 from ..vector import VectorEngine
 from ..vector.popcount import bitwise_count
+from .belief import draw_weights, load_belief
 from .checkpoint import PolicyNet, load_checkpoint, masked_logits
 from .pass_reading import affinities, original_hand, pass_marginals
 from .pimc import card_to_play
@@ -77,9 +79,11 @@ class SearchAgent:
     needs_observation = True
 
     def __init__(self, guide: str | PolicyNet, rules: Rules, worlds: int = 8, override_z: float | None = None,
-                 playouts: str = "greedy", read_passes: bool = False, seed: int | None = None) -> None:
+                 playouts: str = "greedy", read_passes: bool = False, seed: int | None = None,
+                 belief: str | None = None) -> None:
         """``guide``: a shipped agent's name or a policy checkpoint's path, or a policy network of ``rules`` itself
-        (a trainer's current policy: its weights are read afresh at each :meth:`search`, so it may train on)."""
+        (a trainer's current policy: its weights are read afresh at each :meth:`search`, so it may train on).
+        ``belief``: the path of a belief network (:mod:`bm_env.training.belief`) by which the worlds are drawn."""
         if rules.uses_extensions:
             raise ValueError(f"search plays the classic rules only; these rules use {list(rules.uses_extensions)}")
         if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MAX_WORLDS:
@@ -88,6 +92,8 @@ class SearchAgent:
             raise ValueError(f"search: override_z must be a finite number >= 0, got {override_z}")
         if playouts not in PLAYOUT_MODES:
             raise ValueError(f"search: playouts={playouts!r}; allowed: {list(PLAYOUT_MODES)}")
+        if belief is not None and read_passes:
+            raise ValueError("search: belief and read_passes both weight the worlds' draw; give one of them")
         self.rules = rules
         if isinstance(guide, str):
             self.path = checkpoint_path(guide)
@@ -99,11 +105,12 @@ class SearchAgent:
                                  f"{guide.arch['num_actions']} actions; these rules need {want}")
             self.path, self.net, guide = None, guide, "network"
         self._forward = SparseForward(self.net)
+        self.belief = None if belief is None else load_belief(belief, rules)
         self.worlds, self.playouts, self.read_passes = worlds, playouts, read_passes
         self.override_z = (1.0 if rules.moon == "off" else 0.0) if override_z is None else override_z
         self.sign = -1.0 if rules.lower_wins else 1.0
         z = "auto" if override_z is None else f"{override_z:g}"
-        read = ",read_passes=true" if read_passes else ""
+        read = ",read_passes=true" if read_passes else "" if belief is None else f",belief={belief}"
         self.name = f"search(guide={guide},worlds={worlds},override_z={z},playouts={playouts}{read})"
         self.reset(seed)
 
@@ -148,7 +155,7 @@ class SearchAgent:
         if not todo:
             return Searched(values, errors, choices, guide)
         legal = {i: np.flatnonzero(masks[i]) for i in todo}
-        results = self._play_out([infos[i] for i in todo], [legal[i] for i in todo])
+        results = self._play_out([infos[i] for i in todo], [legal[i] for i in todo], np.asarray(observations)[todo])
         for i, world_values in zip(todo, results):
             cards = legal[i]
             values[i, cards] = world_values.mean(axis=0)
@@ -177,12 +184,12 @@ class SearchAgent:
 
     # ------------------------------------------------------------------ the playouts
 
-    def _play_out(self, infos: list[InfoState], legal: list[np.ndarray]) -> list[np.ndarray]:
+    def _play_out(self, infos: list[InfoState], legal: list[np.ndarray], observations: np.ndarray) -> list[np.ndarray]:
         """For each decision, its ``[worlds, cards]`` results: every world and card one game of one engine batch."""
         K = self.worlds
         starts, rows, first, seats = [], [], [], []
         for i, (info, cards) in enumerate(zip(infos, legal)):
-            affinity = self.passes_read(info) if self.read_passes else None
+            affinity = self.world_weights(info, observations[i])
             starts.append(world_positions(info, self.rng, K, affinity))
             base = i * K
             for w in range(K):
@@ -224,6 +231,13 @@ class SearchAgent:
             forced = live & ~choose
             actions[forced] = mask[forced].argmax(axis=1)
             obs, mask, _, _, done, final = engine.step(actions)
+
+    def world_weights(self, info: InfoState, obs: np.ndarray) -> dict[int, np.ndarray] | None:
+        """The weights by seat with which the hidden cards of ``info`` are drawn: the pass reading's, the belief's,
+        or None (uniform among the consistent deals)."""
+        if self.read_passes:
+            return self.passes_read(info)
+        return None if self.belief is None else draw_weights(self.belief, info, obs)
 
     def passes_read(self, info: InfoState) -> dict[int, np.ndarray] | None:
         """The weights with which ``read_passes`` draws the hidden cards, taking the other players to pass as

@@ -2,9 +2,11 @@
 
 ``python -m bm_env.training.belief --preset black_maria --deals 1500 --out runs/belief.pt``
 
-Deals are played by one agent at every seat (by default the shipped network, greedy); every play
+Deals are played by one agent at every seat (by default the shipped network, greedy; several agents
+given take the deals in turn); every play
 decision with a hidden card is a position, labelled for free by the real deal (who holds each hidden
-card). The network is trained by cross-entropy on the deals before the last fifth and scored on the
+card). The network is trained by cross-entropy on the deals before the last fifth (the weights of the epoch
+that did best on the last tenth of those, kept out of the fit) and scored on the
 last fifth against the uniform belief (each card with each eligible seat in proportion to its
 room). At each seat's first play decision of the held-out deals (``--read-positions`` of them) it is
 also scored against :mod:`~bm_env.agents.pass_reading`'s belief, the chance by the passes (the
@@ -22,13 +24,12 @@ import numpy as np
 import torch
 
 from ..agents import make_agent
-from ..agents.belief import BeliefNet, chances, hidden_cards, holders, room_chances
+from ..agents.belief import BeliefNet, chances, hidden_cards, holders, room_chances, save_belief
 from ..agents.pass_reading import pass_marginals
 from ..agents.playouts import heuristic_move
 from ..agents.shipped import shipped_spec
 from ..engine.cards import ACE_SPADES, KING_SPADES, QUEEN_SPADES
 from ..engine.deal import DONE, PLAY, Deal, deal_hands, pass_direction_for
-from ..engine.files import write_atomic
 from ..engine.infostate import information_state
 from ..engine.rules import make_rules
 from ..env.observation import encode
@@ -36,14 +37,16 @@ from ..env.observation import encode
 HONOURS = (QUEEN_SPADES, KING_SPADES, ACE_SPADES)
 
 
-def collect(rules, spec: str, deals: int, seed: int) -> dict:
-    """Positions of ``deals`` deals played by ``spec`` at every seat: observations, eligibility, room, holders,
-    the deal each came from, and each seat's first play decision (information state and position index)."""
+def collect(rules, specs: str | list[str], deals: int, seed: int) -> dict:
+    """Positions of ``deals`` deals, deal ``d`` played by ``specs[d % len(specs)]`` at every seat: observations,
+    eligibility, room, holders, the deal each came from, and each seat's first play decision (information state
+    and position index)."""
     n = rules.num_players
     rng = np.random.default_rng(seed)
-    agent = make_agent(spec, rules, seed)
+    players = [make_agent(spec, rules, seed) for spec in ([specs] if isinstance(specs, str) else specs)]
     obs, eligible, room, label, deal_of, first = [], [], [], [], [], []
     for d in range(deals):
+        agent = players[d % len(players)]
         deal = Deal(rules, deal_hands(rules, n, d % n, rng), d % n, pass_direction_for(rules, d, rng))
         seen = set()
         while deal.phase != DONE:
@@ -68,23 +71,38 @@ def collect(rules, spec: str, deals: int, seed: int) -> dict:
 
 def train(data: dict, rows: np.ndarray, epochs: int, seed: int, batch: int = 512, lr: float = 1e-3,
           hidden: tuple[int, ...] = (256,)) -> BeliefNet:
-    """A belief network trained by cross-entropy on the positions ``rows`` of ``data``."""
+    """A belief network trained by cross-entropy on the positions ``rows`` of ``data``, the weights of the epoch
+    that scored best on the last tenth of their deals, which are kept out of the training for that (none where
+    the rows come from fewer than ten deals: the last epoch's weights)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
+    deals = np.unique(data["deal"][rows])
+    check = np.isin(data["deal"][rows], deals[len(deals) * 9 // 10:]) if len(deals) >= 10 else np.zeros(len(rows), bool)
+    fit, held = rows[~check], rows[check]
     n = data["eligible"].shape[1] + 1
     net = BeliefNet(data["obs"].shape[1], n, hidden)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
+    best, kept = float("inf"), None
     for _ in range(epochs):
-        order = rng.permutation(rows)
+        order = rng.permutation(fit)
         for at in range(0, len(order), batch):
-            idx = order[at:at + batch]
-            p = chances(net(torch.as_tensor(data["obs"][idx], dtype=torch.float32)),
-                        torch.as_tensor(data["eligible"][idx]))
-            loss = _log_loss(p, torch.as_tensor(data["holder"][idx]))
+            loss = _log_loss(_chances(net, data, order[at:at + batch]), torch.as_tensor(data["holder"][order[at:at + batch]]))
             opt.zero_grad()
             loss.backward()
             opt.step()
+        if len(held):
+            with torch.no_grad():
+                score = float(_log_loss(_chances(net, data, held), torch.as_tensor(data["holder"][held])))
+            if score < best:
+                best, kept = score, {k: v.clone() for k, v in net.state_dict().items()}
+    if kept is not None:
+        net.load_state_dict(kept)
     return net
+
+
+def _chances(net: BeliefNet, data: dict, idx: np.ndarray) -> torch.Tensor:
+    return chances(net(torch.as_tensor(data["obs"][idx], dtype=torch.float32)), torch.as_tensor(data["eligible"][idx]),
+                   torch.as_tensor(data["room"][idx]))
 
 
 def _log_loss(p: torch.Tensor, holder: torch.Tensor) -> torch.Tensor:
@@ -122,7 +140,9 @@ def read_passes_chances(info, eligible: np.ndarray, room: np.ndarray, rng) -> np
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bm_env.training.belief", description=__doc__.split("\n")[0])
     ap.add_argument("--preset", default="black_maria")
-    ap.add_argument("--agent", default=None, help="the spec playing every seat (default: the shipped network)")
+    ap.add_argument("--agent", action="append", default=None,
+                    help="the spec playing every seat; given more than once, the deals take them in turn "
+                         "(default: the shipped network)")
     ap.add_argument("--deals", type=int, default=1500)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--read-positions", type=int, default=120)
@@ -132,17 +152,16 @@ def main(argv: list[str] | None = None) -> int:
     if a.deals < 5 or a.epochs < 1 or a.read_positions < 0:
         ap.error("--deals must be at least 5, --epochs at least 1, --read-positions at least 0")
     rules = make_rules(a.preset)
-    spec = a.agent or shipped_spec(a.preset, rules.num_players)
-    if spec is None:
+    specs = a.agent or [shipped_spec(a.preset, rules.num_players)]
+    if specs[0] is None:
         ap.error(f"no shipped network for {a.preset}; give --agent SPEC")
-    data = collect(rules, spec, a.deals, a.seed)
+    data = collect(rules, specs, a.deals, a.seed)
     held_out = data["deal"] >= a.deals * 4 // 5
     net = train(data, np.flatnonzero(~held_out), a.epochs, a.seed)
     test = np.flatnonzero(held_out)
     with torch.no_grad():
-        p = chances(net(torch.as_tensor(data["obs"][test], dtype=torch.float32)),
-                    torch.as_tensor(data["eligible"][test])).numpy()
-    print(f"{len(test):,} held-out positions of {a.deals - a.deals * 4 // 5} deals played by {spec}")
+        p = _chances(net, data, test).numpy()
+    print(f"{len(test):,} held-out positions of {a.deals - a.deals * 4 // 5} deals played by {', '.join(specs)}")
     rows = [("uniform", scores(room_chances(data["eligible"][test], data["room"][test]), data["holder"][test])),
             ("network", scores(p, data["holder"][test]))]
     rng = np.random.default_rng(a.seed)
@@ -164,8 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, s in rows:
         print(f"| {name} | {s['cards']:,} | {s['log_loss']:.3f} | {100 * s['accuracy']:.1f}% | {100 * s['honours']:.1f}% |")
     if a.out:
-        state = {"arch": net.arch, "state_dict": net.state_dict(), "rules": rules.to_dict(), "agent": spec}
-        write_atomic(a.out, lambda f: torch.save(state, f), binary=True)
+        save_belief(a.out, net, rules, specs)
     return 0
 
 
