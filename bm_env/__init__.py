@@ -1,21 +1,28 @@
 """black-maria: reinforcement-learning environments for Black Maria and the Hearts family.
 
-The package is in layers, each standing only on those before it:
+The package is in layers, each standing only on those before it (``tests/test_layers.py`` reads
+every import, lazy ones included, and holds the order):
 
 - :mod:`bm_env.engine`: the rules engine (cards, rules and presets, deals, matches,
-  information states, records), numpy and the standard library only;
+  information states, records and the thoughts they carry), numpy and the standard library only;
+- :mod:`bm_env.package_data` and :mod:`bm_env.config`: the shipped agents' and configs' files,
+  and the typed YAML configs of ``bm-eval`` and of the trainer;
+- :mod:`bm_env.pictures`: tables and replays drawn from game records;
 - :mod:`bm_env.env`: the PettingZoo environment, with the observation and rewards it
   defines; :mod:`bm_env.black_maria_v0` is its public entry, named the PettingZoo way;
 - :mod:`bm_env.vector`: the batch engine, many deals as numpy arrays, in the environment's
-  observation layout;
+  observation layout; :mod:`bm_env.soak` plays random deals through both engines, checking
+  invariants;
 - :mod:`bm_env.agents`: agents by name (random, rule-based, search, a network; torch is
   imported only where a network is used);
-- :mod:`bm_env.evaluation`, :mod:`bm_env.pictures`, :mod:`bm_env.bench`: measuring agents,
-  drawing tables and replays, timing the engines; :mod:`bm_env.cli`: the ``bm-*`` commands.
+- :mod:`bm_env.learner`: one learning seat, the others played by agents (the Gymnasium
+  ``SingleAgentEnv`` and ``VectorEnv``);
+- :mod:`bm_env.evaluation`: measuring agents;
+- :mod:`bm_env.training` and ``bm_env.integrations``: the trainer, and the RL libraries' faces;
+- :mod:`bm_env.bench`: timing the engines, the agents and the trainer;
+- ``bm_env.web``: the browser table;
+- :mod:`bm_env.cli`: the ``bm-*`` commands.
 
-Two modules serve several layers and stay here: :mod:`bm_env.config` reads the typed YAML
-configs of ``bm-eval`` and of the trainer (:mod:`bm_env.training`), and :mod:`bm_env.soak` plays
-random deals through both the environment and the vector engine, checking invariants.
 The names below are the engine's everyday API, importable from ``bm_env`` itself; importing
 ``bm_env`` loads only the engine.
 """

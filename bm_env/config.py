@@ -32,6 +32,10 @@ from .package_data import is_bare_name, shipped_files
 
 T = TypeVar("T")
 
+#: The most worker processes a tool starts (``bm-eval --workers``, ``eval_workers`` of a training config): more
+#: than this is a typo, not a machine (each worker holds its agents).
+MAX_WORKERS = 256
+
 
 class ConfigError(ValueError):
     """A config file that cannot be read into its typed object."""

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from bm_env.agents.shipped import shipped_spec
-from bm_env.vector import make_vector_env
+from bm_env.learner import make_vector_env
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Stable-Baselines3 contrib: MaskablePPO learns one seat of Black Maria against the heuristic players.
 
-:func:`bm_env.vector.make_vector_env` plays ``--envs`` games at once on the vector engine, one
+:func:`bm_env.learner.make_vector_env` plays ``--envs`` games at once on the vector engine, one
 learning seat in each and the other seats played inside the step by the agents named as in
 every tool (``opponents="heuristic"``, ``"policy:black_maria_3p"``);
 :class:`~bm_env.integrations.sb3.SB3VecEnv` shows it to SB3 as its own ``VecEnv``. MaskablePPO
@@ -23,7 +23,7 @@ import numpy as np
 from sb3_contrib import MaskablePPO
 
 from bm_env.integrations.sb3 import SB3VecEnv
-from bm_env.vector import make_vector_env
+from bm_env.learner import make_vector_env
 
 
 @dataclass
@@ -74,7 +74,7 @@ def single_agent_envs(opponents: str = "heuristic", players: int = 3, envs: int 
     """The same games one at a time: ``envs`` SingleAgentEnv under SB3's DummyVecEnv (what the vector env replaces)."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from bm_env.env.gym_wrapper import SingleAgentEnv
+    from bm_env.learner import SingleAgentEnv
 
     return DummyVecEnv([lambda: SingleAgentEnv(learner=0, opponents=opponents, num_players=players,
                                                reward_normalise=True, illegal_action="raise")] * envs)

@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 
 from bm_env import black_maria_v0  # noqa: E402
 from bm_env.engine.rules import make_rules  # noqa: E402
-from bm_env.env.gym_wrapper import SingleAgentEnv  # noqa: E402
+from bm_env.learner import SingleAgentEnv  # noqa: E402
 from bm_env.vector import VectorEngine  # noqa: E402
 
 

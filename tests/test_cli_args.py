@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bm_env import __version__
 from bm_env.cli import args as cli_args
 from bm_env.cli import bench, demo, evaluate, export, play, replay, soak
-from bm_env.training import cli as train_cli
+from bm_env.cli import train as train_cli
 
 TOOLS = {"bm-eval": evaluate.main, "bm-demo": demo.main, "bm-bench": bench.main, "bm-soak": soak.main,
          "bm-play": lambda argv: play.main(argv, io.StringIO(""), io.StringIO()), "bm-replay": replay.main,

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from bm_env import black_maria_v0
 from bm_env.engine.deal import PASS, PLAY
 from bm_env.engine.rules import make_rules
-from bm_env.env.gym_wrapper import SingleAgentEnv
+from bm_env.learner import SingleAgentEnv
 from bm_env.env.tracker import _cell_tables
 from bm_env.vector import VectorEngine
 from bm_env.vector.engine import PASSING, PLAYING

@@ -34,7 +34,7 @@ def test_the_adapter_gives_maskable_ppo_the_masks_and_sb3_the_terminal_observati
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
     from bm_env.integrations.sb3 import SB3VecEnv
-    from bm_env.vector import make_vector_env
+    from bm_env.learner import make_vector_env
 
     vector = make_vector_env("black_maria", num_envs=5, seed=2)
     env = SB3VecEnv(vector)

@@ -18,7 +18,7 @@ from bm_env import black_maria_v0
 from bm_env.engine.deal import IllegalActionError
 from bm_env.engine.rules import OPTION_NAMES, RulesError, Rules, make_rules
 from bm_env.env.aec import BlackMariaEnv
-from bm_env.env.gym_wrapper import SingleAgentEnv
+from bm_env.learner import SingleAgentEnv
 
 
 def _refused(call, message: str) -> Exception:

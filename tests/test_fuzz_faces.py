@@ -30,8 +30,8 @@ from bm_env.engine import checks
 from bm_env.engine.deal import deal_cards
 from bm_env.engine.rules import make_rules
 from bm_env.env.aec import RESET_OPTIONS
-from bm_env.env.gym_wrapper import SingleAgentEnv
-from bm_env.vector import make_vector_env
+from bm_env.learner import SingleAgentEnv
+from bm_env.learner import make_vector_env
 from bm_env.vector.engine import MAX_BATCH, VectorEngine
 
 #: Seconds any one call may take (a reset of ten players under load is a few milliseconds).

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 from bm_env.agents import AgentSpecError, HeuristicAgent, RandomAgent
 from bm_env.agents.policy import PolicyAgent
 from bm_env.engine.deal import IllegalActionError
-from bm_env.env.gym_wrapper import SingleAgentEnv
+from bm_env.learner import SingleAgentEnv
 from bm_env.env.rewards import deal_rewards
 
 from kit import SHIPPED_AGENT

@@ -1,19 +1,98 @@
-"""The layers hold: the rules engine runs on numpy and the standard library alone, and
-nothing below the policy agent needs torch.
+"""The layers hold: no module imports one of a later layer (:data:`LAYERS`, as ``bm_env``'s docstring
+states them), the rules engine runs on numpy and the standard library alone, and nothing below the
+policy agent needs torch.
 
-Each check runs in a fresh interpreter whose import system refuses the packages the layer
-must not use, so a stray import anywhere (a module-level one, or one at first use) fails
-here instead of in a user's environment that lacks them.
+The order is read from the source (every import statement, at a module's top or inside a function,
+and every module named in a string); the dependency checks run in a fresh interpreter whose import
+system refuses the packages the layer must not use, so a stray import anywhere (a module-level one,
+or one at first use) fails here instead of in a user's environment that lacks them.
 """
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+# The layers, lowest first: a module may import (at its top or inside a function, or name to importlib) only
+# modules of its own layer or of the layers before it. Every module of the package must be in one.
+LAYERS = (
+    ("bm_env", "bm_env.engine"),  # the rules engine; the package's own __init__ re-exports it
+    ("bm_env.package_data", "bm_env.config"),  # the shipped files, and the typed YAML configs
+    ("bm_env.pictures",),  # tables and replays drawn from game records
+    ("bm_env.env", "bm_env.black_maria_v0"),  # the PettingZoo environment and its observation
+    ("bm_env.vector", "bm_env.soak"),  # the vector engine, and the soak that plays both engines
+    ("bm_env.agents",),
+    ("bm_env.learner",),  # one learning seat, the others played by agents: the Gymnasium faces
+    ("bm_env.evaluation",),
+    ("bm_env.training", "bm_env.integrations"),
+    ("bm_env.bench",),
+    ("bm_env.web",),
+    ("bm_env.cli",),
+)
+
+
+def _layer_of(module: str) -> int:
+    best = None
+    for i, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > best[1]):
+                best = (i, len(prefix))
+    if best is None:
+        raise AssertionError(f"{module} is in no layer of LAYERS: place it")
+    return best[0]
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted((ROOT / "bm_env").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """Every bm_env module ``module`` imports, wherever in its code, and every one it names in a string
+    (``importlib.import_module``'s argument, a table of module names)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            out.add(base)
+            out |= {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:
+            out.add(node.value)
+    return {m for m in out if m == "bm_env" or m.startswith("bm_env.")}
+
+
+def test_every_import_goes_down_the_layers_lazy_or_not():
+    modules = _modules()
+    known = set(modules)
+    upward = []
+    for module, path in modules.items():
+        mine = _layer_of(module)
+        for target in sorted(_imports(module, path, known)):
+            if _layer_of(target) > mine:
+                upward.append(f"{module} ({LAYERS[mine][0]}) imports {target} ({LAYERS[_layer_of(target)][0]})")
+    assert not upward, "imports that go up the layers:\n" + "\n".join(upward)
+
+
+def test_the_layer_check_sees_lazy_imports_and_named_modules(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from ..cli import args\n\nTABLE = ('bm_env.training.bench',)\n")
+    found = _imports("bm_env.engine.probe", probe, set(_modules()))
+    assert {"bm_env.cli.args", "bm_env.training.bench"} <= found
 
 # A meta-path finder, first in line, that raises ImportError for the refused packages.
 BLOCKER = """
@@ -105,12 +184,13 @@ def test_random_against_the_heuristic_evaluates_without_torch(tmp_path):
 
 
 def test_the_command_line_tools_start_without_torch():
-    """Only bm-train needs torch to start; bm-export loads it once its arguments are good."""
+    """Only bm-train (the trainer's command) needs torch to start; bm-export loads it once its arguments are good."""
     done = _run(NO_TORCH, """
         import importlib, pkgutil
         import bm_env.cli
         for m in pkgutil.iter_modules(bm_env.cli.__path__, "bm_env.cli."):
-            importlib.import_module(m.name)
+            if m.name != "bm_env.cli.train":
+                importlib.import_module(m.name)
         print("torch" in sys.modules)
         """)
     assert done.returncode == 0, done.stderr
@@ -136,7 +216,7 @@ def test_the_vector_env_with_random_and_rule_based_opponents_runs_without_torch(
         import numpy as np
         import bm_env.vector
         print("gymnasium" in sys.modules)
-        from bm_env.vector import make_vector_env
+        from bm_env.learner import make_vector_env
         for opponents in ("random", "heuristic"):
             env = make_vector_env("black_maria", num_envs=4, opponents=opponents, seed=0)
             obs, info = env.reset()

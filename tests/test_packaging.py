@@ -44,7 +44,7 @@ def test_the_wheel_holds_bm_env_alone_with_the_shipped_files_the_licence_and_py_
         assert f"bm_env/checkpoints/{p.name}" in names
     for p in sorted((ROOT / "configs").glob("*.yaml")):
         assert f"bm_env/configs/{p.name}" in names
-    assert "bm_env/py.typed" in names and "bm_env/training/cli.py" in names
+    assert "bm_env/py.typed" in names and "bm_env/cli/train.py" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "License-Expression: MIT" in metadata and "Classifier: Typing :: Typed" in metadata

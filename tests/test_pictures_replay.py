@@ -16,7 +16,7 @@ from bm_env.engine.deal import DONE, PASS, Deal, deal_hands
 from bm_env.evaluation.play import agent_action
 from bm_env.pictures import record_frames, replay_html
 from bm_env.engine.record import RecordError, deal_record, match_record, write_record
-from bm_env.agents.thoughts import Thought, ThoughtLog
+from bm_env.engine.thoughts import Thought, ThoughtLog
 
 from kit import embedded_frames, swap_unseen
 

@@ -16,7 +16,7 @@ import pytest
 
 from bm_env import Match, make_rules
 from bm_env.agents import make_agent
-from bm_env.agents.thoughts import ThoughtLog, read_thoughts
+from bm_env.engine.thoughts import ThoughtLog, read_thoughts
 from bm_env.cli.replay import main as replay_main
 from bm_env.engine.cards import card_str
 from bm_env.engine.record import replay_match, write_record

@@ -11,7 +11,7 @@ from bm_env.cli.evaluate import EvalConfig
 from bm_env.cli.evaluate import main as bm_eval
 from bm_env.config import ConfigError, config_file, load_config
 from bm_env.engine.rules import make_rules
-from bm_env.training.cli import main as bm_train
+from bm_env.cli.train import main as bm_train
 
 from kit import ROOT
 

@@ -13,7 +13,7 @@ from bm_env.evaluation.boards import make_board
 from bm_env.evaluation.play import play_board
 from bm_env.engine.record import RecordError, deal_record, load_record, replay_deal
 from bm_env.engine.rules import make_rules
-from bm_env.agents.thoughts import ThoughtLog, read_thoughts
+from bm_env.engine.thoughts import ThoughtLog, read_thoughts
 
 from kit import Script, play_at_terminal
 

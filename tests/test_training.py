@@ -56,7 +56,7 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, device):
 
 
 def _bm_train(*args: str) -> list[str]:
-    return [sys.executable, "-m", "bm_env.training.cli", *args]
+    return [sys.executable, "-m", "bm_env.cli.train", *args]
 
 
 def test_a_killed_run_resumes_to_the_same_weights(tmp_path):
@@ -104,7 +104,7 @@ def test_ctrl_c_saves_the_state_and_stops(tmp_path):
 
 
 def test_a_run_folder_has_one_owner_and_a_killed_owner_leaves_it_free(tmp_path, capsys):
-    from bm_env.training.cli import main
+    from bm_env.cli.train import main
     from bm_env.training.run_lock import claim_run_dir
 
     run = tmp_path / "run"
@@ -193,7 +193,7 @@ def test_resume_may_change_the_budget_but_not_what_is_learned(tmp_path):
 
 @pytest.mark.parametrize("extra", [["--device", "cpu"], ["--run-dir", "elsewhere"], ["--config", "configs/train_quick.yaml"]])
 def test_resume_refuses_what_would_change_the_run_in_one_line(extra, tmp_path, capsys):
-    from bm_env.training.cli import main
+    from bm_env.cli.train import main
 
     assert main(["--resume", str(tmp_path), *extra]) == 2
     err = capsys.readouterr().err
@@ -201,7 +201,7 @@ def test_resume_refuses_what_would_change_the_run_in_one_line(extra, tmp_path, c
 
 
 def test_the_ray_backend_is_optional_and_its_errors_say_what_to_do(tmp_path, monkeypatch, capsys):
-    from bm_env.training.cli import main
+    from bm_env.cli.train import main
 
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
     assert main(["--ray", "local", "--run-dir", str(tmp_path / "run")]) == 2
@@ -247,7 +247,7 @@ def test_every_number_of_a_config_is_checked_nan_and_infinities_refused(override
 
 
 def test_max_minutes_nan_is_refused_by_bm_train_in_one_line(tmp_path, capsys):
-    from bm_env.training.cli import main
+    from bm_env.cli.train import main
 
     assert main(["--run-dir", str(tmp_path / "run"), "--set", "max_minutes=.nan"]) == 2
     err = capsys.readouterr().err
@@ -296,7 +296,7 @@ def test_rules_the_vector_engine_does_not_play_are_refused_by_name_leaving_no_fo
 
 
 def test_a_run_refused_while_it_is_built_keeps_a_folder_the_user_made(tmp_path, capsys):
-    from bm_env.training.cli import main
+    from bm_env.cli.train import main
 
     mine = tmp_path / "mine"
     mine.mkdir()
@@ -459,7 +459,8 @@ def test_a_trainer_leaves_the_process_subnormals_alone(tmp_path):
 
 
 def test_bm_train_flushes_subnormals_before_it_builds_the_trainer(tmp_path, monkeypatch):
-    from bm_env.training import cli, precision, trainer
+    from bm_env.cli import train as cli
+    from bm_env.training import precision, trainer
 
     calls = []
     monkeypatch.setattr(precision, "flush_subnormals", lambda: calls.append("flush"))

@@ -15,7 +15,7 @@ from bm_env.vector import VectorEngine
 from bm_env.training.ppo import policy_and_value
 from bm_env.training.rollout import LEARNER, RULE
 from bm_env.training.rule_opponent import check_rule_opponent
-from bm_env.vector.rule_players import rule_actions
+from bm_env.learner.rule_players import rule_actions
 from bm_env.training.state import TrainingStateError
 from bm_env.training.trainer import Trainer
 

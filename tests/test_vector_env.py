@@ -12,7 +12,7 @@ from bm_env import make_rules
 from bm_env.agents.checkpoint import PolicyNet, save_checkpoint
 from bm_env.engine.deal import IllegalActionError
 from bm_env.env.observation import offsets
-from bm_env.vector import PolicyPool, make_vector_env
+from bm_env.learner import PolicyPool, make_vector_env
 
 from kit import SHIPPED_AGENT, one_torch_thread  # noqa: F401 (an autouse fixture)
 

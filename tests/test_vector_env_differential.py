@@ -9,8 +9,8 @@ import pytest
 from bm_env import make_rules
 from bm_env.engine.cards import cards_of
 from bm_env.env.aec import _read_hand
-from bm_env.env.gym_wrapper import SingleAgentEnv
-from bm_env.vector import make_vector_env
+from bm_env.learner import SingleAgentEnv
+from bm_env.learner import make_vector_env
 
 from kit import EXTENSIONS, SHIPPED_AGENT, extension_rules, one_torch_thread  # noqa: F401 (an autouse fixture)
 

@@ -5,7 +5,7 @@ action mask and the :class:`~bm_env.engine.infostate.InfoState`; it returns an a
 mask entry is 1. Rule-based and search agents read the information state, learned ones
 the vector. Agents that can act for many games at once also implement ``act_batch``;
 agents that can say how they chose implement ``explain()``, returning a
-:class:`~bm_env.agents.thoughts.Thought` about their last ``act`` or None (game records carry it).
+:class:`~bm_env.engine.thoughts.Thought` about their last ``act`` or None (game records carry it).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ call the pass the key decision). The playouts still imagine the
 heuristic everywhere, unless ``guide_playouts``, where the network plays its own seat in
 them (``PimcAgent._guided_playouts``). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
-replay; :mod:`bm_env.agents.thoughts`).
+replay; :mod:`bm_env.engine.thoughts`).
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ import numpy as np
 from ..engine.cards import HEARTS, NUM_RANKS, QUEEN_SPADES, mask_of
 from ..engine.deal import DONE, PASS, Deal, IllegalActionError, clone_deal
 from ..engine.infostate import InfoState
+from ..engine.thoughts import Thought
 from ..env.observation import encode, encode_in_world
+from .names import ALIASES, fixed_name
 from .pass_reading import affinities, original_hand, pass_marginals
 from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
-from .names import ALIASES, fixed_name
 from .playouts import PLAYOUTS, heuristic_card, playout
-from .thoughts import Thought
 
 
 def _feasible(count: list[int], cap: list[int], eligible: list[int]) -> bool:

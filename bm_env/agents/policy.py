@@ -4,7 +4,7 @@ Illegal actions get the dtype's lowest logit (not ``-inf``, which turns a softma
 NaN); the action is the best legal logit (``greedy``) or a draw from the masked softmax
 with the agent's own seeded generator. ``act_batch`` serves the vector engine.
 :meth:`PolicyAgent.explain` gives the masked softmax of the last ``act`` (game records
-carry it for the replay; :mod:`bm_env.agents.thoughts`).
+carry it for the replay; :mod:`bm_env.engine.thoughts`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import torch
 
 from ..engine.infostate import InfoState
 from ..engine.rules import Rules
+from ..engine.thoughts import Thought
 from .checkpoint import load_checkpoint, masked_logits
 from .sparse_forward import SparseForward
-from .thoughts import Thought
 
 
 class PolicyAgent:

@@ -4,7 +4,7 @@ For each decision of a batch, :class:`SearchAgent` draws ``worlds`` deals consis
 the seat knows (pimc's sampler, :func:`~bm_env.agents.pimc.sample_worlds`: its own hand, the
 cards played, the voids shown, the cards it passed to a player who still holds them; with
 ``read_passes``, weighted by what the pass received says, :mod:`.pass_reading`; with ``belief``,
-by a belief network's chances, :mod:`.belief`), and plays each
+by a belief network's chances, :mod:`bm_env.agents.belief`), and plays each
 legal card in each world to the deal's end: every (decision, world, card) is one game of one
 :class:`~bm_env.vector.VectorEngine` batch, started at the position by
 :meth:`~bm_env.vector.VectorEngine.load_positions`, and at every step the network chooses the
@@ -37,6 +37,7 @@ import torch
 from ..engine.deal import PASS
 from ..engine.infostate import InfoState
 from ..engine.rules import Rules
+from ..engine.thoughts import Thought
 from ..env import observation
 from ..vector import VectorEngine
 from ..vector.popcount import bitwise_count
@@ -47,7 +48,6 @@ from .pimc import card_to_play
 from .playouts import heuristic_move
 from .shipped import checkpoint_path
 from .sparse_forward import SparseForward
-from .thoughts import Thought
 from .worlds import concat, world_positions
 
 PLAYOUT_MODES = ("greedy", "sampled")

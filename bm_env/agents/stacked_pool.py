@@ -1,7 +1,7 @@
 """Several policy networks as one batched network, so that a step costs one forward pass for all of them.
 
 The trainer's snapshot pool (:mod:`bm_env.training.rollout`) and a pool of checkpoints playing the
-opponents of :func:`bm_env.vector.make_vector_env` both use it. In a pool deal every seat but one is a snapshot, so at each step of a rollout the acting
+opponents of :func:`bm_env.learner.make_vector_env` both use it. In a pool deal every seat but one is a snapshot, so at each step of a rollout the acting
 rows of the pool deals are split among up to ``pool_size`` snapshots, a few dozen rows
 each. One small forward pass per snapshot and step cost more than the current policy's own
 pass: with the default config's full pool of 8 they took the rollout's forward passes from

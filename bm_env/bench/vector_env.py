@@ -1,4 +1,4 @@
-"""Benchmark of :func:`bm_env.vector.make_vector_env`: learner steps per second, against the engine and SingleAgentEnv.
+"""Benchmark of :func:`bm_env.learner.make_vector_env`: learner steps per second, against the engine and SingleAgentEnv.
 
 A learner step is one decision of the learning seat in one game; each ``step`` of the
 vector env also plays every other seat's decisions up to the learner's next turn, so with 3
@@ -25,8 +25,8 @@ import time
 import numpy as np
 
 from ..engine.rules import Rules, make_rules
-from ..env.gym_wrapper import SingleAgentEnv
-from ..vector import make_vector_env
+from ..learner import make_vector_env
+from ..learner.single import SingleAgentEnv
 from .vector import decisions_per_second
 
 BATCH = 4096

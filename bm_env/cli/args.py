@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NoReturn
 
 from .. import __version__
-from ..config import NumberError, number
+from ..config import MAX_WORKERS, NumberError, number
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")  # :func:`bm_env.x.y`, :mod:`~bm_env.x`
 _LITERAL = re.compile(r"``([^`]+)``")
@@ -82,10 +82,7 @@ def float_range(low: float, high: float) -> Callable[[object], float]:
     return lambda value: _checked(value, float, low, high)
 
 
-#: The most worker processes a tool starts: more than this is a typo, not a machine (each worker holds its agents).
-MAX_WORKERS = 256
-
-#: Worker processes (evaluation): 1 to :data:`MAX_WORKERS`.
+#: Worker processes (evaluation): 1 to :data:`~bm_env.config.MAX_WORKERS`.
 workers = int_range(1, MAX_WORKERS)
 
 

@@ -27,13 +27,14 @@ from typing import TextIO
 
 from ..agents import AgentSpecError, CheckpointError, make_agent
 from ..agents.shipped import shipped_spec
-from ..agents.thoughts import ThoughtLog
 from ..engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON, parse_action
 from ..engine.cards import ACCEPTED_FORMS, SUIT_LETTERS, SUIT_SYMBOLS, card_pretty, format_hand
 from ..engine.deal import CHARGE, DISCARD, MOON, PASS
 from ..engine.explain import why_illegal
 from ..engine.record import write_record
 from ..engine.rules import PRESETS, Rules, RulesError
+from ..engine.scoring import match_goal
+from ..engine.thoughts import ThoughtLog
 from ..env.aec import BlackMariaEnv
 from ..env.render import actions_text, cards_text, seat_name
 from .args import Parser, add_version, float_range, non_negative_int, output_file, positive_int
@@ -82,21 +83,6 @@ def build_parser() -> argparse.ArgumentParser:
                           "with it continues every game (default: games in memory only)")
     add_version(p)
     return p
-
-
-def match_goal(rules: Rules, whole_match: bool) -> str:
-    """What the game is played to, and which totals win, in one sentence."""
-    best = "lowest" if rules.lower_wins else "highest"
-    if not whole_match:
-        return f"One deal; the {best} score wins."
-    if rules.match_end == "deals":
-        end = f"{rules.match_deals} deals"
-    else:
-        reach = "reaches" if rules.match_end == "threshold_reached" else "passes"
-        end = f"until someone {reach} {rules.match_threshold} points"
-        if rules.match_floor is not None:
-            end += f" or falls to {rules.match_floor}"
-    return f"Match: {end}; the {best} total wins."
 
 
 def points_text(points: int) -> str:

@@ -10,7 +10,7 @@ recorded field (each deal's rules, seats, dealer, pass direction, totals and dea
 before it, the match totals and the winners) is checked against what the match makes of
 the deals. A field of the wrong kind (``null``, a string for a list) is a
 :class:`RecordError` naming the field, never a ``TypeError``. A deal record may also carry
-the agents' thoughts at their decisions (:mod:`bm_env.agents.thoughts`), which replaying ignores.
+the agents' thoughts at their decisions (:mod:`bm_env.engine.thoughts`), which replaying ignores.
 A field a record does not have (an unknown key, or an extension's field under rules
 without that extension) is refused rather than carried along unread, as is a renege
 entry that the replayed deal does not end with, and a file with ``NaN`` or ``Infinity``.
@@ -40,7 +40,7 @@ class RecordError(ValueError):
 
 def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
     """The JSON-able record of a deal (finished or not: an unfinished one has ``scores`` null);
-    with a :class:`~bm_env.agents.thoughts.ThoughtLog`, the agents' thoughts in this deal too."""
+    with a :class:`~bm_env.engine.thoughts.ThoughtLog`, the agents' thoughts in this deal too."""
     k = deal.num_players
     seats = deal.seats
     passes = [[card_str(c) for c in deal.pass_picks[p]] for p in range(k)]

@@ -167,3 +167,18 @@ def _prod(values) -> int:
     for v in values:
         out *= v
     return out
+
+
+def match_goal(rules: Rules, whole_match: bool) -> str:
+    """What the game is played to, and which totals win, in one sentence."""
+    best = "lowest" if rules.lower_wins else "highest"
+    if not whole_match:
+        return f"One deal; the {best} score wins."
+    if rules.match_end == "deals":
+        end = f"{rules.match_deals} deals"
+    else:
+        reach = "reaches" if rules.match_end == "threshold_reached" else "passes"
+        end = f"until someone {reach} {rules.match_threshold} points"
+        if rules.match_floor is not None:
+            end += f" or falls to {rules.match_floor}"
+    return f"Match: {end}; the {best} total wins."

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..agents.thoughts import ThoughtLog
 from ..engine.deal import DONE, Deal
 from ..engine.infostate import information_state
 from ..engine.rules import Rules
+from ..engine.thoughts import ThoughtLog
 from ..env.observation import encode
 from .boards import Board
 

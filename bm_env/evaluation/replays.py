@@ -19,9 +19,9 @@ from typing import Sequence
 import numpy as np
 
 from ..agents import make_agent
-from ..agents.thoughts import ThoughtLog
 from ..engine.record import deal_record, write_record
 from ..engine.rules import Rules
+from ..engine.thoughts import ThoughtLog
 from ..pictures import write_replay
 from .boards import make_board
 from .harness import EvalResult, seat_agents

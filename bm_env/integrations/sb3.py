@@ -1,4 +1,4 @@
-"""Stable-Baselines3: :func:`bm_env.vector.make_vector_env` as an SB3 ``VecEnv``, masks included.
+"""Stable-Baselines3: :func:`bm_env.learner.make_vector_env` as an SB3 ``VecEnv``, masks included.
 
 SB3 steps its own ``VecEnv`` class, not a ``gymnasium.vector.VectorEnv``, and has no adapter
 from one; :class:`SB3VecEnv` is that adapter. Its ``step_wait`` returns SB3's tuple
@@ -19,15 +19,15 @@ from typing import Any, Sequence
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from ..vector.gym_vector_env import BlackMariaVectorEnv
+from ..learner.vector_env import BlackMariaVectorEnv
 
 
 class SB3VecEnv(VecEnv):
-    """An SB3 ``VecEnv`` over one :class:`~bm_env.vector.gym_vector_env.BlackMariaVectorEnv` (its ``num_envs`` games)."""
+    """An SB3 ``VecEnv`` over one :class:`~bm_env.learner.vector_env.BlackMariaVectorEnv` (its ``num_envs`` games)."""
 
     def __init__(self, env: BlackMariaVectorEnv) -> None:
         if not isinstance(env, BlackMariaVectorEnv):
-            raise ValueError(f"SB3VecEnv wraps the env of bm_env.vector.make_vector_env, got {type(env).__name__}")
+            raise ValueError(f"SB3VecEnv wraps the env of bm_env.learner.make_vector_env, got {type(env).__name__}")
         self.env = env
         self._actions: np.ndarray | None = None
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)

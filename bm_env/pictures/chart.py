@@ -10,9 +10,9 @@ from __future__ import annotations
 from html import escape
 from typing import Mapping
 
-from ..agents.thoughts import KINDS
 from ..engine.actions import action_str
 from ..engine.cards import NUM_CARDS
+from ..engine.thoughts import KINDS
 from .svg import ACTING, FONT, INK, action_label, card_colour
 
 WIDTH = 360

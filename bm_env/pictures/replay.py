@@ -4,7 +4,7 @@ The record (a deal or a whole match, :mod:`bm_env.engine.record`) is replayed th
 which checks it, and at every decision the position is drawn by :func:`~.svg.table_svg`:
 frame ``k`` of a deal is the table before its decision ``k``, with a caption naming the
 decision and what was chosen, and where the record carries the deciding agent's thought
-(:mod:`bm_env.agents.thoughts`), its bar chart (:mod:`.chart`); a last frame shows the deal's end.
+(:mod:`bm_env.engine.thoughts`), its bar chart (:mod:`.chart`); a last frame shows the deal's end.
 The page steps with the arrow keys and buttons (Page Up / Page Down jump a deal), and needs
 no server, network or other file: the frames are embedded, deflate-compressed (a match is
 hundreds of pictures) and opened by the browser's own ``DecompressionStream``.
@@ -35,12 +35,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..agents.thoughts import read_thoughts
 from ..engine.actions import CHARGE_CARD, CHARGE_DONE, MOON_SUBTRACT, PASS_ON
 from ..engine.deal import CHARGE, DISCARD, MOON, PASS, Deal
 from ..engine.infostate import information_state
 from ..engine.record import DEAL_FORMAT, MATCH_FORMAT, RecordError, replay_deal, replay_match
 from ..engine.rules import Rules, RulesError
+from ..engine.thoughts import read_thoughts
 from .chart import thought_svg
 from .svg import action_label, revealed, rules_label, seat_name, table_svg
 

@@ -16,8 +16,7 @@ from typing import Any
 
 from bm_env.agents.network_size import widths_problem
 from bm_env.agents.shipped import checkpoint_path
-from bm_env.cli.args import MAX_WORKERS
-from bm_env.config import ConfigError, NumberError, from_mapping, load_config, number, read_yaml
+from bm_env.config import MAX_WORKERS, ConfigError, NumberError, from_mapping, load_config, number, read_yaml
 from bm_env.engine.rules import Rules, RulesError, make_rules
 
 from .rule_opponent import rule_mix

@@ -28,7 +28,7 @@ from bm_env.vector import VectorEngine
 from .play_order import RECORD_KEYS, PlayOrder
 from .ppo import Batch, ValueNet, policy_and_value, sample
 from .precision import padded
-from bm_env.vector.rule_players import player_actions
+from bm_env.learner.rule_players import player_actions
 from .trajectories import SeatTargets, seat_targets
 
 if TYPE_CHECKING:  # exit imports this module
@@ -77,7 +77,7 @@ class SelfPlay:
     def __init__(self, rules: Rules, num_envs: int, rollout_steps: int, critic_state: bool, seed: int,
                  rule_players: dict[str, float] | None = None, rule_share: float = 0.0,
                  precision: str = "fp32", keep_deals: bool = False) -> None:
-        """``rule_players``: names of :data:`bm_env.vector.rule_players.PLAYERS` and their shares of the rule deals
+        """``rule_players``: names of :data:`bm_env.learner.rule_players.PLAYERS` and their shares of the rule deals
         (:func:`~bm_env.training.rule_opponent.check_rule_opponent`), seated in ``rule_share`` of the deals;
         ``precision``: the resolved precision of the forward passes (:mod:`bm_env.training.precision`);
         ``keep_deals``: every trainable decision comes with what rebuilds its information state

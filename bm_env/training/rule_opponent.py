@@ -4,7 +4,7 @@ Self-play drifts towards play that beats itself, not towards play that beats the
 rule-based player the agents are measured against. Seating that player in a share of the
 training games (``rule_opponent``, ``rule_share`` in :mod:`bm_env.training.config`) lets the
 policy learn its habits. The players decide from the engine's arrays
-(:mod:`bm_env.vector.rule_players`, which says what they cost).
+(:mod:`bm_env.learner.rule_players`, which says what they cost).
 
 A run may seat several players, each in its share of the rule deals
 (``rule_opponent: {heuristic_v1: 0.8, random: 0.2}``), ``random`` among them: a policy
@@ -18,7 +18,7 @@ from __future__ import annotations
 from bm_env.agents.names import ALIASES, fixed_name
 from bm_env.config import ConfigError
 from bm_env.engine.rules import Rules
-from bm_env.vector.rule_players import PLAYERS
+from bm_env.learner.rule_players import PLAYERS
 
 
 def rule_mix(spec: str | dict) -> dict[str, float]:

@@ -6,24 +6,12 @@ construction any rules option it does not play (:func:`check_supported`). Rules 
 the extension options (charging, boosts, the 10♣ multiplier, kitties, scatter and optional
 passes, the moon choice and the sun, ``queen_when_safe``, teams, two decks) get its subclass
 :class:`~bm_env.vector.extended.ExtendedEngine` from the same constructor, with the extra
-decision ids in the masks.
+decision ids in the masks. Its Gymnasium face for one learning seat, with the other seats'
+players inside the step, is :func:`bm_env.learner.make_vector_env`.
 """
 
 from .engine import VectorEngine
 from .positions import Positions, positions_of
 from .support import UnsupportedRulesError, check_supported
 
-__all__ = ["Positions", "VectorEngine", "positions_of", "UnsupportedRulesError", "check_supported", "make_vector_env", "BlackMariaVectorEnv",
-           "PolicyPool"]
-
-#: The Gymnasium face (:mod:`.gym_vector_env`) and the pool of opponents, imported when first asked for: the
-#: engine alone needs no Gymnasium.
-_LAZY = {"make_vector_env": "gym_vector_env", "BlackMariaVectorEnv": "gym_vector_env", "PolicyPool": "opponents"}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["Positions", "VectorEngine", "positions_of", "UnsupportedRulesError", "check_supported"]

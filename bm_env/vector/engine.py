@@ -360,7 +360,7 @@ class VectorEngine:
 
         With ``active`` (``[N]`` bool) only those games play; the others stay exactly as they
         are and their entries of ``actions`` are not read. A caller that seats other players
-        in some games steps them alone this way (:func:`bm_env.vector.make_vector_env`), and
+        in some games steps them alone this way (:func:`bm_env.learner.make_vector_env`), and
         asks :meth:`observe` for the rows it needs.
         """
         N, n = self.num_envs, self.n

@@ -26,7 +26,6 @@ import numpy as np
 
 from ..agents import AgentSpecError, CheckpointError, make_agent
 from ..agents.shipped import shipped_spec
-from ..agents.thoughts import ThoughtLog, explain
 from ..engine.actions import action_str
 from ..engine.cards import parse_card
 from ..engine.deal import PASS, Deal
@@ -34,6 +33,7 @@ from ..engine.explain import why_illegal
 from ..engine.match import Match
 from ..engine.record import RecordError, deal_record, match_record, replay_deal
 from ..engine.rules import PRESETS, Rules, RulesError, make_rules
+from ..engine.thoughts import ThoughtLog, explain
 from ..evaluation.play import agent_action
 
 SAVE_FORMAT = "black-maria-web-game/1"

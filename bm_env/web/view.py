@@ -9,7 +9,7 @@ Two things come from beyond the information state, each cut down to what is publ
 
 * why each card of the person's hand is not legal now (:func:`~bm_env.engine.explain.why_illegal`,
   which reads only the hand of the seat to act and the rules);
-* what the agents thought (:mod:`bm_env.agents.thoughts`). An agent's numbers over its legal
+* what the agents thought (:mod:`bm_env.engine.thoughts`). An agent's numbers over its legal
   cards would show its hand, so a thought is shown only for a card play in a finished
   trick, and of its numbers only those for cards that seat has played since (the card it
   chose among them): a card a seat played later was in its hand then, which the play has
@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..cli.play import match_goal
 from ..engine.actions import action_str
 from ..engine.cards import NUM_CARDS, SUIT_NAMES, card_str
 from ..engine.deal import PASS, Deal
 from ..engine.explain import why_illegal
 from ..engine.infostate import InfoState, information_state
+from ..engine.scoring import match_goal
 from ..pictures.svg import by_suit
 from .game import WebGame
 

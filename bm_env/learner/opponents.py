@@ -1,4 +1,4 @@
-"""The players of the other seats in :func:`bm_env.vector.make_vector_env`, deciding for many games at once.
+"""The players of the other seats in :func:`bm_env.learner.make_vector_env`, deciding for many games at once.
 
 Each is built once for the whole batch and asked, at every step of the opponents' turns,
 for the actions of the acting seat of a set of games (``games``, indices), from the
@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..engine.rules import Rules
-from .engine import VectorEngine
+from ..vector.engine import VectorEngine
 
 #: What an opponent may be given as, for messages.
 OPPONENT_FORMS = ("'random', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'policy:PATH[,greedy=true|false]' (the shipped agents "

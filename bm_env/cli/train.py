@@ -33,14 +33,13 @@ import os
 import sys
 import time
 
-from bm_env.agents import CheckpointError
-from bm_env.cli.args import Parser, add_version, output_dir
-from bm_env.config import ConfigError
-from bm_env.vector import UnsupportedRulesError
-
-from .config import load_train_config, parse_overrides
-from .run_lock import abandon_run_dir, claim_run_dir
-from .state import TrainingStateError
+from ..agents import CheckpointError
+from ..config import ConfigError
+from ..training.config import load_train_config, parse_overrides
+from ..training.run_lock import abandon_run_dir, claim_run_dir
+from ..training.state import TrainingStateError
+from ..vector import UnsupportedRulesError
+from .args import Parser, add_version, output_dir
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,8 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .precision import flush_subnormals
-    from .trainer import Trainer  # torch and the engine load only once the arguments are good
+    from ..training.precision import flush_subnormals
+    from ..training.trainer import Trainer  # torch and the engine load only once the arguments are good
 
     flush_subnormals()
     try:

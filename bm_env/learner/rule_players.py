@@ -4,7 +4,7 @@ The player is the very same code as the agent (:func:`~bm_env.agents.heuristic.c
 :func:`~bm_env.agents.heuristic_v1.choose`); only its view of the position is read here from
 the engine's arrays instead of from a :class:`~bm_env.engine.deal.Deal`, and a test checks both
 views agree at every step of played deals. ``bm-train`` seats them in its ``rule_opponent``
-deals (:mod:`bm_env.training.rule_opponent`), and :func:`bm_env.vector.make_vector_env` as
+deals (:mod:`bm_env.training.rule_opponent`), and :func:`bm_env.learner.make_vector_env` as
 opponents. They read the plain engine's arrays only: rules with extension options are refused
 where they are seated.
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from ..agents import heuristic, heuristic_v1
 from ..engine.deal import PASS
-from .engine import VectorEngine
+from ..vector.engine import VectorEngine
 
 #: The players that can sit at the engine's games, by agent spec. ``random`` has no module: it draws one of the
 #: legal actions uniformly, so that a run can also face players who do not play as the rule-based ones do.

@@ -1,9 +1,9 @@
 """One learning seat in each of N games of the vector engine, as a ``gymnasium.vector.VectorEnv``.
 
-:class:`~bm_env.env.gym_wrapper.SingleAgentEnv` shows one game at a time; this is the same face
+:class:`~bm_env.learner.single.SingleAgentEnv` shows one game at a time; this is the same face
 for a batch: in every game one seat learns (a fixed seat, or one drawn per episode), and
-:meth:`~BlackMariaVectorEnv.step` plays the learner's action in every game, then the other
-seats' decisions (:mod:`bm_env.vector.opponents`) inside the step, over the games whose turn
+:meth:`~bm_env.learner.BlackMariaVectorEnv.step` plays the learner's action in every game, then the other
+seats' decisions (:mod:`bm_env.learner.opponents`) inside the step, over the games whose turn
 is not yet the learner's, until every game waits for the learner again. So one step is one
 decision of the learner in each game, and its reward is what the learner earned since its
 previous decision (the deal's reward when the deal ended in between: :mod:`bm_env.env.rewards`).
@@ -38,8 +38,8 @@ from ..engine.scoring import match_would_end, team_totals
 from ..env.aec import EPISODES, _checked_rules
 from ..env.observation import features, offsets
 from ..env.rewards import REWARD_MODES
-from .encoder import number_cells
-from .engine import MAX_BATCH, VectorEngine
+from ..vector.encoder import number_cells
+from ..vector.engine import MAX_BATCH, VectorEngine
 from .opponents import Opponent, make_opponent
 
 
@@ -331,7 +331,7 @@ def make_vector_env(rules: str | Rules = "black_maria", num_envs: int = 1024, le
     ``gymnasium.vector.VectorEnv``, the learner at seat ``learner`` (or ``"random"``: drawn per episode).
 
     ``opponents``: the other seats' player, or a list of one per other seat in seat order
-    (:mod:`bm_env.vector.opponents`; default ``random``). ``reward``, ``reward_normalise``: the
+    (:mod:`bm_env.learner.opponents`; default ``random``). ``reward``, ``reward_normalise``: the
     environment's reward modes. ``seed``: the environment's generator, from which the deals,
     the learner seats and the opponents' draws all come. ``episode``: ``"deal"`` or ``"match"``
     (whole matches, a reward after every deal; refused for rules with tie-break deals among

@@ -1,7 +1,7 @@
 """A Gymnasium single-agent view of the environment: one learning seat, the others played by given agents.
 
 The observation is the learning seat's int8 vector; the legal actions come from
-:meth:`SingleAgentEnv.action_masks` (the method MaskablePPO-style learners call) and from
+:meth:`~bm_env.learner.SingleAgentEnv.action_masks` (the method MaskablePPO-style learners call) and from
 ``info["action_mask"]``. The reward of a step is what the learning seat earned between its
 decisions (deal rewards, see :mod:`bm_env.env.rewards`).
 
@@ -30,7 +30,7 @@ import gymnasium
 import numpy as np
 
 from ..engine import checks
-from .aec import BlackMariaEnv
+from ..env.aec import BlackMariaEnv
 
 #: Where gymnasium.Env keeps its generator and seed (the seed field since gymnasium 1.0).
 _GENERATOR_FIELDS = ("_np_random", "_np_random_seed")

@@ -23,8 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..engine.actions import action_str, parse_action
-from ..engine.record import RecordError
+from .actions import action_str, parse_action
+from .record import RecordError
 
 #: kind -> what the numbers are, for charts and readers.
 KINDS = {
