@@ -32,7 +32,7 @@ from ..engine.cards import ACCEPTED_FORMS, SUIT_LETTERS, SUIT_SYMBOLS, card_pret
 from ..engine.deal import CHARGE, DISCARD, MOON, PASS
 from ..engine.explain import why_illegal
 from ..engine.record import write_record
-from ..engine.rules import PRESETS, Rules, RulesError
+from ..engine.rules import PRESETS, RulesError
 from ..engine.scoring import match_goal
 from ..engine.thoughts import ThoughtLog
 from ..env.aec import BlackMariaEnv
