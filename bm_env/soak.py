@@ -36,7 +36,7 @@ from .engine.cards import cards_of
 from .engine.deal import IllegalActionError
 from .engine.record import RecordError, deal_record, match_record, replay_deal, replay_match
 from .engine.rules import PRESETS, Rules, make_rules
-from .vector import VectorEngine
+from .vector import VectorEngine, make_engine
 from .vector.popcount import bitwise_count
 from .vector.support import UnsupportedRulesError, check_supported
 
@@ -120,7 +120,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     batch = max(1, min(batch, deals))
-    engine = VectorEngine(rules, batch_size=batch, seed=int(rng.integers(2**63)))
+    engine = make_engine(rules, batch_size=batch, seed=int(rng.integers(2**63)))
     values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1] * rules.decks
     allowed = allowed_totals(rules, values, rules.hand_size())
     totals = None if allowed is None else np.array(sorted(allowed), dtype=np.int64)

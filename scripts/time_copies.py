@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 from bm_env import black_maria_v0  # noqa: E402
 from bm_env.engine.rules import make_rules  # noqa: E402
 from bm_env.learner import SingleAgentEnv  # noqa: E402
-from bm_env.vector import VectorEngine  # noqa: E402
+from bm_env.vector import make_engine  # noqa: E402
 
 
 def best_us(f, number: int) -> float:
@@ -69,7 +69,7 @@ def mid_deal_single():
 
 def mid_deal_engine(preset: str, batch: int):
     """A vector engine 20 steps into its deals, and the same for it (one step: a decision in every game)."""
-    eng = VectorEngine(make_rules(preset), batch, seed=0)
+    eng = make_engine(make_rules(preset), batch, seed=0)
     eng.reset()
     rng = np.random.default_rng(0)
     for _ in range(20):

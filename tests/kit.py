@@ -587,7 +587,7 @@ def play_side_by_side(rules: Rules, batch: int, deals: int, seed: int, reward: s
     from bm_env.engine.deal import deal_cards, pass_direction_for
     from bm_env.env.observation import features, offsets
     from bm_env.env.rewards import deal_rewards
-    from bm_env.vector import VectorEngine
+    from bm_env.vector import make_engine
 
     n = rules.num_players
     rng = np.random.default_rng(seed)
@@ -598,7 +598,7 @@ def play_side_by_side(rules: Rules, batch: int, deals: int, seed: int, reward: s
         directions = [pass_direction_for(rules, 0, rng) for _ in range(batch)]
     refs = [Deal(rules, h, int(d), p, kitty=k) for (h, k), d, p in zip(dealt, dealers, directions)]
     given = [given_arrays(rules, h, k) for h, k in dealt]
-    eng = VectorEngine(rules, batch, reward=reward, normalise=normalise, seed=seed, final_observations=True)
+    eng = make_engine(rules, batch, reward=reward, normalise=normalise, seed=seed, final_observations=True)
     obs, mask, to_act = eng.reset(hands=np.array([h for h, _ in given]), dealers=dealers, pass_directions=directions,
                                   kitty=np.array([k for _, k in given]) if rules.kitty != "none" else None)
     seen = {"steps": 0, "deals": 0, "phases": set(), "pass_on": 0, "moons": 0, "pending": 0}

@@ -19,7 +19,7 @@ from bm_env.engine.rules import direction_offset, make_rules
 from bm_env.env.observation import encode
 from bm_env.evaluation.boards import make_boards
 from bm_env.evaluation.play import play_board
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 
 from bm_env.agents.pimc import replayed_world
 from bm_env.agents.worlds import draw_hands, voids_tell_all, world_positions
@@ -77,7 +77,7 @@ def test_worlds_hold_what_the_seat_knows_and_show_it_its_real_observation(tmp_pa
         affinity = agent.world_weights(info, encode(info))
         assert (affinity is None) == (weights == "")
         worlds = world_positions(info, rng, 6, affinity)
-        engine = VectorEngine(rules, len(worlds), seed=0)
+        engine = make_engine(rules, len(worlds), seed=0)
         obs, _, to_act = engine.load_positions(worlds)  # also checks each world is a deal of the rules in play
         assert (to_act == pos).all()
         assert (obs == reference_obs(real, pos)).all()  # its hand, pass, the play, the points: all as in the real deal
@@ -287,7 +287,7 @@ def test_the_playout_network_gives_the_checkpoints_logits(tmp_path):
 
     rules = make_rules("american_hearts")
     agent = make_agent(f"search:guide={tiny_guide(tmp_path, rules)}", rules, 0)
-    engine = VectorEngine(rules, 64, seed=0)
+    engine = make_engine(rules, 64, seed=0)
     obs, mask, _ = engine.reset()
     rng = np.random.default_rng(0)
     for _ in range(20):

@@ -9,7 +9,7 @@ import pytest
 from bm_env import black_maria_v0
 from bm_env.agents import make_agent
 from bm_env.agents.checkpoint import load_checkpoint
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 
 from kit import ROOT
 
@@ -45,7 +45,7 @@ def test_shipped_agent_plays_legal_moves_in_the_environment(path):
 def test_shipped_agent_plays_legal_moves_in_the_vector_engine(path):
     _, meta = load_checkpoint(path)
     agent = make_agent(f"policy:{path},greedy=false", meta["rules"], seed=0)
-    engine = VectorEngine(meta["rules"], 64, seed=1)
+    engine = make_engine(meta["rules"], 64, seed=1)
     obs, mask, _ = engine.reset()
     deals = 0
     for _ in range(300):  # the engine raises on any illegal action

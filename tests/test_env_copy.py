@@ -19,7 +19,7 @@ from bm_env.engine.deal import PASS, PLAY
 from bm_env.engine.rules import make_rules
 from bm_env.learner import SingleAgentEnv
 from bm_env.env.tracker import _cell_tables
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 from bm_env.vector.engine import PASSING, PLAYING
 
 from kit import EXTENSIONS, SHIPPED_AGENT
@@ -168,7 +168,7 @@ def test_a_match_copied_between_deals_plays_on_as_the_original(family, copier):
 
 @pytest.mark.parametrize("copier", COPIERS)
 def test_copies_made_before_the_first_reset_start_as_the_original(copier):
-    e, single, eng = black_maria_v0.env(), SingleAgentEnv(opponents="random"), VectorEngine(make_rules("turbo_hearts"), 3)
+    e, single, eng = black_maria_v0.env(), SingleAgentEnv(opponents="random"), make_engine(make_rules("turbo_hearts"), 3)
     c, single_copy, eng_copy = (COPIERS[copier](x) for x in (e, single, eng))
     with pytest.raises(AttributeError, match="before reset"):
         _ = c.agent_selection
@@ -217,7 +217,7 @@ def test_a_copy_has_its_own_generators_shared_within_it_as_in_the_original(copie
     source (whose next block the tests above never reach): so do a copy's, apart from the original's."""
     e = black_maria_v0.raw_env(episode="match")
     e.reset(seed=0)
-    eng = VectorEngine(make_rules("black_maria"), 4, seed=0)
+    eng = make_engine(make_rules("black_maria"), 4, seed=0)
     eng.reset()
     c, eng_copy = COPIERS[copier](e), COPIERS[copier](eng)
     assert c.match.rng is c._rng and c._rng is not e._rng
@@ -326,7 +326,7 @@ ENGINE_POINTS = {
 @pytest.mark.parametrize("family", FAMILIES)
 def test_vector_engine_copies_play_on_as_the_original(family, point, copier):
     preset, n, options = FAMILIES[family]
-    eng = VectorEngine(make_rules(preset, n, **options), BATCH, seed=4, final_observations=True)
+    eng = make_engine(make_rules(preset, n, **options), BATCH, seed=4, final_observations=True)
     assert (type(eng).__name__ == "ExtendedEngine") == bool(eng.rules.uses_extensions)
     eng.reset()
     rng = np.random.default_rng(1)
@@ -344,7 +344,7 @@ def test_vector_engine_copies_play_on_as_the_original(family, point, copier):
 @given(family=st.sampled_from(sorted(FAMILIES)), steps=st.integers(0, 200), copier=st.sampled_from(sorted(COPIERS)))
 def test_vector_engine_copied_after_any_number_of_steps_plays_on_as_the_original(family, steps, copier):
     preset, n, options = FAMILIES[family]
-    eng = VectorEngine(make_rules(preset, n, **options), BATCH, seed=steps)
+    eng = make_engine(make_rules(preset, n, **options), BATCH, seed=steps)
     eng.reset()
     rng = np.random.default_rng(steps)
     for _ in range(steps):

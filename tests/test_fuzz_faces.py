@@ -32,7 +32,8 @@ from bm_env.engine.rules import make_rules
 from bm_env.env.aec import RESET_OPTIONS
 from bm_env.learner import SingleAgentEnv
 from bm_env.learner import make_vector_env
-from bm_env.vector.engine import MAX_BATCH, VectorEngine
+from bm_env.vector import make_engine
+from bm_env.vector.engine import MAX_BATCH
 
 #: Seconds any one call may take (a reset of ten players under load is a few milliseconds).
 BOUND = 10.0
@@ -269,9 +270,9 @@ class VectorFaces(RuleBasedStateMachine):
         preset, n, options = config
         self.rules = make_rules(preset, n, **options)
         made = {}
-        if not call("VectorEngine()", lambda: None, lambda: made.setdefault("eng", VectorEngine(
+        if not call("make_engine()", lambda: None, lambda: made.setdefault("eng", make_engine(
                 self.rules, batch, reward=reward, normalise=normalise, seed=seed, final_observations=final))):
-            made["eng"] = VectorEngine(self.rules, 2, seed=0, final_observations=True)
+            made["eng"] = make_engine(self.rules, 2, seed=0, final_observations=True)
         self.eng = made["eng"]
         self.rng = np.random.default_rng(0)
         self.eng.reset(seed=0)

@@ -16,7 +16,7 @@ import torch
 from bm_env import make_rules
 from bm_env.agents.checkpoint import load_checkpoint
 from bm_env.config import ConfigError
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 from bm_env.training.config import TrainConfig, config_from_dict, load_train_config
 from bm_env.training.rollout import hidden_cards
 from bm_env.training.state import TrainingStateError, latest_state, list_states, load_state, to_arrays, to_tensors
@@ -322,7 +322,7 @@ def test_best_response_trains_one_seat_against_the_frozen_policy(tmp_path):
 
 def test_hidden_cards_are_every_hand_from_the_acting_seat():
     rules = make_rules("black_maria")
-    engine = VectorEngine(rules, 8, seed=1)
+    engine = make_engine(rules, 8, seed=1)
     engine.reset()
     rng = np.random.default_rng(0)
     for _ in range(7):
@@ -340,12 +340,12 @@ def test_hidden_cards_are_every_hand_from_the_acting_seat():
 
 def test_engine_state_round_trip_continues_identically():
     rules = make_rules("american_hearts")
-    a = VectorEngine(rules, 16, seed=5)
+    a = make_engine(rules, 16, seed=5)
     a.reset()
     rng = np.random.default_rng(1)
     for _ in range(40):
         a.step(a.random_actions(rng))
-    b = VectorEngine(rules, 16, seed=99)
+    b = make_engine(rules, 16, seed=99)
     b.reset()
     b.set_state(a.get_state())
     for _ in range(200):  # past several deal ends: the dealt-ahead deals and the generator carry over
@@ -353,7 +353,7 @@ def test_engine_state_round_trip_continues_identically():
         for x, y in zip(a.step(actions), b.step(actions)):
             assert np.array_equal(x, y)
     with pytest.raises(ValueError, match="other rules or another batch size"):
-        VectorEngine(rules, 8).set_state(a.get_state())
+        make_engine(rules, 8).set_state(a.get_state())
 
 
 def test_state_arrays_survive_a_weights_only_file_bit_for_bit(tmp_path):

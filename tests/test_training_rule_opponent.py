@@ -11,7 +11,7 @@ from bm_env.agents import CheckpointError, heuristic, heuristic_v1
 from bm_env.agents.checkpoint import PolicyNet, masked_logits
 from bm_env.config import ConfigError
 from bm_env.engine.deal import Deal, deal_hands, pass_direction_for
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 from bm_env.training.ppo import policy_and_value
 from bm_env.training.rollout import LEARNER, RULE
 from bm_env.training.rule_opponent import check_rule_opponent
@@ -38,7 +38,7 @@ def test_the_engine_view_chooses_as_the_deal_view_at_every_step(preset):
     hands = [deal_hands(rules, n, int(d), rng) for d in dealers]
     directions = [pass_direction_for(rules, 0, rng) for _ in range(games)]
     refs = [Deal(rules, h, int(d), p) for h, d, p in zip(hands, dealers, directions)]
-    engine = VectorEngine(rules, games, seed=0)
+    engine = make_engine(rules, games, seed=0)
     engine.reset(hands=np.array(hands, dtype=np.uint64), dealers=dealers, pass_directions=directions)
     everyone = np.arange(games)
     ended = 0

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from bm_env.engine.cards import card_str
 from bm_env.engine.deal import IllegalActionError, deal_hands
 from bm_env.engine.rules import Rules, make_rules
-from bm_env.vector import UnsupportedRulesError, VectorEngine
+from bm_env.vector import UnsupportedRulesError, make_engine
 from bm_env.vector.popcount import bitwise_count
 
 from kit import CLASSIC_COUNTS, play_side_by_side
@@ -109,9 +109,9 @@ def _trajectory(engine, seed, steps):
 
 def test_seeded_reset_is_reproducible_and_seeds_differ():
     rules = make_rules("black_maria")
-    a = _trajectory(VectorEngine(rules, 16), 3, 130)
-    b = _trajectory(VectorEngine(rules, 16), 3, 130)
-    c = _trajectory(VectorEngine(rules, 16), 4, 130)
+    a = _trajectory(make_engine(rules, 16), 3, 130)
+    b = _trajectory(make_engine(rules, 16), 3, 130)
+    c = _trajectory(make_engine(rules, 16), 4, 130)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
 
@@ -120,7 +120,7 @@ def test_seeded_reset_is_reproducible_and_seeds_differ():
 @given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(CONFIGS), steps=st.integers(1, 150))
 def test_cards_are_conserved_and_masks_are_never_empty(seed, preset, steps):
     rules = make_rules(*preset)
-    eng = VectorEngine(rules, 5, seed=seed)
+    eng = make_engine(rules, 5, seed=seed)
     rng = np.random.default_rng(seed)
     _, mask, to_act = eng.reset()
     deck = rules.deck_mask()
@@ -140,7 +140,7 @@ def test_cards_are_conserved_and_masks_are_never_empty(seed, preset, steps):
 
 
 def test_random_actions_are_uniform_over_the_legal_cards():
-    eng = VectorEngine(make_rules("black_maria"), 4000, seed=1)
+    eng = make_engine(make_rules("black_maria"), 4000, seed=1)
     eng.reset()
     rng = np.random.default_rng(2)
     picks = eng.random_actions(rng)
@@ -155,7 +155,7 @@ def test_random_actions_are_uniform_over_the_legal_cards():
 # ---------------------------------------------------------------------------------- errors and refusals
 
 def test_an_illegal_action_names_the_game_and_the_card():
-    eng = VectorEngine(make_rules("black_maria"), 4, seed=0)
+    eng = make_engine(make_rules("black_maria"), 4, seed=0)
     eng.reset()
     actions = eng.random_actions(np.random.default_rng(0))
     hands = eng.state()["hands"]
@@ -172,7 +172,7 @@ def test_an_illegal_action_names_the_game_and_the_card():
     (np.zeros(4, dtype=np.float32), r"integer card ids"),
 ])
 def test_malformed_actions_are_refused(actions, match):
-    eng = VectorEngine(make_rules("black_maria"), 4, seed=0)
+    eng = make_engine(make_rules("black_maria"), 4, seed=0)
     eng.reset()
     with pytest.raises((ValueError, IllegalActionError), match=match):
         eng.step(actions)
@@ -180,7 +180,7 @@ def test_malformed_actions_are_refused(actions, match):
 
 def test_bad_given_deals_are_refused():
     rules = make_rules("black_maria")
-    eng = VectorEngine(rules, 2)
+    eng = make_engine(rules, 2)
     hands = np.array([deal_hands(rules, 3, 0, np.random.default_rng(i)) for i in range(2)], dtype=np.uint64)
     bad = hands.copy()
     bad[1, 0] |= np.uint64(1)  # 2♣ is not in the 3-player deck
@@ -191,7 +191,7 @@ def test_bad_given_deals_are_refused():
     with pytest.raises(ValueError, match=r"dealers must be 2 seats in 0..2"):
         eng.reset(hands=hands, dealers=[0, 3])
     with pytest.raises(RuntimeError, match="reset"):
-        VectorEngine(rules, 2).step(np.zeros(2, dtype=np.int64))
+        make_engine(rules, 2).step(np.zeros(2, dtype=np.int64))
 
 
 @pytest.mark.parametrize("change, message", [
@@ -206,7 +206,7 @@ def test_given_masks_are_whole_numbers_of_52_bits(change, message):
     # A negative mask once wrapped to a huge uint64 (or overflowed), a float one was truncated.
     rules = make_rules("black_maria")
     hands = np.array([deal_hands(rules, 3, 0, np.random.default_rng(i)) for i in range(2)], dtype=np.uint64)
-    eng = VectorEngine(rules, 2, seed=1)
+    eng = make_engine(rules, 2, seed=1)
     with pytest.raises(ValueError, match=message):
         eng.reset(hands=change(hands))
 
@@ -224,13 +224,13 @@ def test_given_masks_are_whole_numbers_of_52_bits(change, message):
 def test_engine_arguments_are_checked(kwargs, message):
     args = {"batch_size": 2, **kwargs}
     with pytest.raises(ValueError, match=message):
-        VectorEngine(make_rules("black_maria"), **args)
-    assert VectorEngine(make_rules("black_maria"), np.int64(2), normalise=np.True_).num_envs == 2
+        make_engine(make_rules("black_maria"), **args)
+    assert make_engine(make_rules("black_maria"), np.int64(2), normalise=np.True_).num_envs == 2
 
 
 def test_a_refused_reset_or_set_state_leaves_the_engine_as_it_was():
     rules = make_rules("black_maria")
-    eng = VectorEngine(rules, 2, seed=3)
+    eng = make_engine(rules, 2, seed=3)
     eng.reset()
     saved = eng.get_state()
     before = {k: v.copy() for k, v in eng.state().items()}
@@ -243,34 +243,34 @@ def test_a_refused_reset_or_set_state_leaves_the_engine_as_it_was():
             call()
         assert all(np.array_equal(before[k], v) for k, v in eng.state().items())
     # the generator too: the next deal is the one it would have been
-    twin = VectorEngine(rules, 2)
+    twin = make_engine(rules, 2)
     twin.set_state(saved)
     assert np.array_equal(eng.reset()[0], twin.reset()[0])
 
 
 def test_set_state_before_get_state_names_what_it_takes():
     with pytest.raises(ValueError, match=r"^set_state takes the dict that get_state\(\) returns \(with its 'arrays'\), got None$"):
-        VectorEngine(make_rules("black_maria"), 2).set_state(None)
+        make_engine(make_rules("black_maria"), 2).set_state(None)
 
 
 def test_unsupported_options_are_refused_at_construction():
     heavy = make_rules("black_maria", card_values=[40] * 52, match_end="threshold_reached", match_threshold=1)
     with pytest.raises(UnsupportedRulesError, match="deal scores of these card values could reach 4080"):
-        VectorEngine(heavy, 4)
+        make_engine(heavy, 4)
 
     @dataclasses.dataclass(frozen=True)
     class NewRules(Rules):
         jokers: bool = False  # an option the engine has no code for
 
-    VectorEngine(NewRules(), 2)  # at its default the option changes nothing
+    make_engine(NewRules(), 2)  # at its default the option changes nothing
     with pytest.raises(UnsupportedRulesError, match="does not implement rules option jokers=True"):
-        VectorEngine(NewRules(jokers=True), 2)
+        make_engine(NewRules(jokers=True), 2)
     with pytest.raises(ValueError, match="reward mode 'win' is not allowed"):
-        VectorEngine(make_rules("black_maria"), 2, reward="win")
+        make_engine(make_rules("black_maria"), 2, reward="win")
 
 
 def test_outputs_are_new_arrays_the_engine_does_not_reuse():
-    eng = VectorEngine(make_rules("black_maria"), 2, seed=0)
+    eng = make_engine(make_rules("black_maria"), 2, seed=0)
     obs, mask, to_act = eng.reset()
     kept = obs.copy(), mask.copy(), to_act.copy()
     obs[:] = 0  # a learner normalising in place must not corrupt the engine
@@ -282,7 +282,7 @@ def test_outputs_are_new_arrays_the_engine_does_not_reuse():
 
 def test_state_per_game_is_well_under_a_kilobyte():
     for preset, n in [("black_maria", 3), ("black_maria", 7)]:
-        eng = VectorEngine(make_rules(preset, n), 1000)
+        eng = make_engine(make_rules(preset, n), 1000)
         # The game state: every array with one column per game, observation buffers aside.
         state = [a for a in vars(eng).values() if isinstance(a, np.ndarray) and a.shape[-1] == 1000]
         assert len(state) > 20
@@ -310,7 +310,7 @@ def test_benchmark_rates_are_the_decisions_played_over_the_time_measured(monkeyp
         return read
 
     def counting_engine(*args, **kwargs):
-        engine = VectorEngine(*args, **kwargs)
+        engine = make_engine(*args, **kwargs)
         step = engine.step
 
         def counted(actions):
@@ -320,7 +320,7 @@ def test_benchmark_rates_are_the_decisions_played_over_the_time_measured(monkeyp
         engine.step = counted
         return engine
 
-    monkeypatch.setattr(bench, "VectorEngine", counting_engine)
+    monkeypatch.setattr(bench, "make_engine", counting_engine)
     monkeypatch.setattr(bench, "time", SimpleNamespace(perf_counter=clock([10.0, 12.0]), process_time=clock([1.0, 5.0])))
     wall, cpu = bench.decisions_per_second("black_maria", 3, batch, decisions)
     assert len(reads) == 4 and steps.count(0) == 20 and steps.count(2) == timed_steps and len(steps) == 20 + timed_steps
@@ -342,7 +342,7 @@ def test_an_observation_does_not_change_when_other_players_swap_unseen_cards():
     swapped = list(hands)
     a, b = hands[1] & -hands[1], hands[2] & -hands[2]  # the lowest card of seats 1 and 2
     swapped[1], swapped[2] = hands[1] ^ a | b, hands[2] ^ b | a
-    eng = VectorEngine(rules, 2)
+    eng = make_engine(rules, 2)
     obs, mask, to_act = eng.reset(hands=np.array([hands, swapped], dtype=np.uint64), dealers=[3, 3])
     assert list(to_act) == [0, 0]
     assert np.array_equal(obs[0], obs[1]) and np.array_equal(mask[0], mask[1])

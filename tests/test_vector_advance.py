@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from bm_env import make_rules
-from bm_env.vector import VectorEngine
+from bm_env.vector import VectorEngine, make_engine
 from kit import extension_rules
 
 RULES = {
@@ -21,7 +21,7 @@ RULES = {
 
 
 def _twin(engine: VectorEngine) -> VectorEngine:
-    twin = VectorEngine(engine.rules, engine.num_envs, seed=0, final_observations=True)
+    twin = make_engine(engine.rules, engine.num_envs, seed=0, final_observations=True)
     twin.set_state(engine.get_state())
     return twin
 
@@ -30,7 +30,7 @@ def _twin(engine: VectorEngine) -> VectorEngine:
 def test_held_games_stay_and_active_games_play_as_in_a_full_step(name):
     rules = RULES[name]()
     N = 32 if rules.num_players < 6 else 12
-    engine = VectorEngine(rules, N, seed=1, final_observations=True)
+    engine = make_engine(rules, N, seed=1, final_observations=True)
     engine.final_observers = np.arange(N) % rules.num_players
     engine.reset()
     rng = np.random.default_rng(2)
@@ -65,7 +65,7 @@ def test_held_games_stay_and_active_games_play_as_in_a_full_step(name):
 
 
 def test_an_illegal_action_of_an_active_game_is_refused_and_a_malformed_active_too():
-    engine = VectorEngine(make_rules("black_maria"), 4, seed=0)
+    engine = make_engine(make_rules("black_maria"), 4, seed=0)
     engine.reset()
     legal = engine.random_actions(np.random.default_rng(0))
     bad = legal.copy()

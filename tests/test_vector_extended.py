@@ -16,16 +16,27 @@ import pytest
 from bm_env.engine.cards import NUM_CARDS
 from bm_env.engine.deal import IllegalActionError, deal_cards
 from bm_env.engine.rules import make_rules
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 from bm_env.vector.extended import ExtendedEngine
 
 from kit import EXTENSIONS, ONLY_QS, choose_legal, given_arrays, play_side_by_side
+
+def test_make_engine_picks_the_class_and_the_classic_class_refuses_extension_rules():
+    from bm_env.vector import UnsupportedRulesError, VectorEngine
+
+    assert type(make_engine(make_rules("black_maria"), 1)) is VectorEngine
+    with pytest.raises(UnsupportedRulesError, match=r"VectorEngine plays the classic rules; these use \['charging', 'ten_clubs_multiplier'\]: "
+                                                    r"make_engine\(rules, \.\.\.\) builds"):
+        VectorEngine(make_rules("turbo_hearts"), 1)
+    with pytest.raises(ValueError, match="needs a bm_env.engine.rules.Rules object"):
+        make_engine("black_maria", 1)
+
 
 @pytest.mark.parametrize("case", sorted(EXTENSIONS))
 def test_extension_presets_and_options_match_the_reference(case):
     preset, n, kw = EXTENSIONS[case]
     rules = make_rules(preset, n, **kw)
-    assert isinstance(VectorEngine(rules, 1), ExtendedEngine)
+    assert isinstance(make_engine(rules, 1), ExtendedEngine)
     seen = play_side_by_side(rules, batch=6, deals=12, seed=len(case))
     if rules.charging:
         assert "charge" in seen["phases"]
@@ -90,12 +101,12 @@ def test_cancelled_tricks_wait_for_the_next_winner():
 @pytest.mark.parametrize("preset,n", [("booster_nines", 4), ("cancellation", 6)])
 def test_engine_state_round_trip_continues_identically(preset, n):
     rules = make_rules(preset, n, kitty_to_hand=True) if preset == "cancellation" else make_rules(preset, n)
-    a = VectorEngine(rules, 8, seed=5, final_observations=True)
+    a = make_engine(rules, 8, seed=5, final_observations=True)
     mask = a.reset()[1]
     rng = np.random.default_rng(1)
     for _ in range(100):
         mask = a.step(choose_legal(mask, rng))[1]
-    b = VectorEngine(rules, 8, seed=99, final_observations=True)
+    b = make_engine(rules, 8, seed=99, final_observations=True)
     b.reset()
     b.set_state(a.get_state())
     for _ in range(150):  # past deal ends: the dealt-ahead deals (hands twice, kitties) carry over
@@ -109,16 +120,16 @@ def test_engine_state_round_trip_continues_identically(preset, n):
 
 def test_engine_state_without_an_array_is_refused_naming_it():
     rules = make_rules("cancellation", 6)
-    a = VectorEngine(rules, 4, seed=5)
+    a = make_engine(rules, 4, seed=5)
     a.reset()
     state = a.get_state()
     del state["arrays"]["hands_twice"]
     with pytest.raises(ValueError, match=r"lacks the arrays \['hands_twice'\]"):
-        VectorEngine(rules, 4).set_state(state)
+        make_engine(rules, 4).set_state(state)
 
 
 def test_extra_actions_are_drawn_by_random_actions():
-    eng = VectorEngine(make_rules("turbo_hearts"), 64, seed=1)
+    eng = make_engine(make_rules("turbo_hearts"), 64, seed=1)
     eng.reset()
     rng = np.random.default_rng(1)
     drawn = set()
@@ -131,7 +142,7 @@ def test_extra_actions_are_drawn_by_random_actions():
 
 
 def test_illegal_extra_actions_are_refused_by_name():
-    eng = VectorEngine(make_rules("turbo_hearts"), 2, seed=0)
+    eng = make_engine(make_rules("turbo_hearts"), 2, seed=0)
     eng.reset(pass_directions=["hold", "hold"])
     with pytest.raises(IllegalActionError, match=r"game 0: player_\d may not choose 2C; legal: .*end charging"):
         eng.step(np.array([0, 56]))  # a card while charging
@@ -141,7 +152,7 @@ def test_illegal_extra_actions_are_refused_by_name():
 
 def test_given_deals_with_a_kitty_are_checked():
     rules = make_rules("american_hearts", 3, kitty="first_trick")
-    eng = VectorEngine(rules, 1)
+    eng = make_engine(rules, 1)
     hands, kitty = deal_cards(rules, 3, 0, np.random.default_rng(0))
     h, k = given_arrays(rules, hands, kitty)
     with pytest.raises(ValueError, match="these rules deal a kitty of 1 cards"):
@@ -149,9 +160,9 @@ def test_given_deals_with_a_kitty_are_checked():
     with pytest.raises(ValueError, match="game 0: hands and kitty do not deal the 3-player deck"):
         eng.reset(hands=h[None], kitty=np.array([k | np.uint64(1 << int(kitty[0]) ^ 1)]))
     with pytest.raises(ValueError, match="these rules have no kitty"):
-        VectorEngine(make_rules("turbo_hearts"), 1).reset(hands=np.zeros((1, 4), dtype=np.uint64), kitty=[0])
+        make_engine(make_rules("turbo_hearts"), 1).reset(hands=np.zeros((1, 4), dtype=np.uint64), kitty=[0])
 
 
 def test_vector_engine_masks_have_the_extra_action_ids():
-    assert VectorEngine(make_rules("american_hearts", moon="shooter_choice"), 4).reset()[1].shape == (4, 59)
-    assert VectorEngine(make_rules("turbo_hearts"), 4).reset()[1].shape == (4, 57)
+    assert make_engine(make_rules("american_hearts", moon="shooter_choice"), 4).reset()[1].shape == (4, 59)
+    assert make_engine(make_rules("turbo_hearts"), 4).reset()[1].shape == (4, 57)

@@ -16,7 +16,7 @@ import pytest
 from bm_env.engine.deal import PLAY, Deal, deal_cards, pass_direction_for
 from bm_env.engine.rules import make_rules
 from bm_env.env.observation import features, offsets
-from bm_env.vector import VectorEngine
+from bm_env.vector import make_engine
 from bm_env.vector.positions import positions_of
 
 from kit import CLASSIC_COUNTS, choose_legal, reference_obs
@@ -47,7 +47,7 @@ def play_on_side_by_side(rules, refs: list[Deal], seed: int) -> int:
     before their end."""
     n = rules.num_players
     parts = offsets(n, features(rules))
-    eng = VectorEngine(rules, len(refs), seed=seed)
+    eng = make_engine(rules, len(refs), seed=seed)
     obs, mask, to_act = eng.load_positions(positions_of(refs))
     rng = np.random.default_rng(seed)
     live = np.ones(len(refs), dtype=bool)
@@ -94,7 +94,7 @@ def test_games_are_settled_before_their_end_with_the_scores_they_end_with():
 def test_a_loaded_game_deals_again_when_its_deal_ends():
     rules = make_rules("black_maria")
     refs = deals_in_play(rules, 4, seed=3)
-    eng = VectorEngine(rules, 4, seed=0)
+    eng = make_engine(rules, 4, seed=0)
     eng.load_positions(positions_of(refs))
     rng = np.random.default_rng(0)
     ended = np.zeros(4, dtype=bool)
@@ -109,7 +109,7 @@ def test_a_loaded_game_deals_again_when_its_deal_ends():
 def test_bad_positions_are_refused():
     rules = make_rules("black_maria")
     p = positions_of(deals_in_play(rules, 2, seed=5))
-    eng = VectorEngine(rules, 2, seed=0)
+    eng = make_engine(rules, 2, seed=0)
     with pytest.raises(ValueError, match=r"positions.hands is \(1, 3\), expected \(2, 3\)"):
         eng.load_positions(p.take([0]))
     doubled = dataclasses.replace(p, hands=p.hands.copy())
@@ -120,4 +120,4 @@ def test_bad_positions_are_refused():
         positions_of([Deal(rules, deal_cards(rules, 3, 0, np.random.default_rng(0))[0], 0, "right")])
     turbo = make_rules("turbo_hearts")
     with pytest.raises(ValueError, match="classic rules only"):
-        VectorEngine(turbo, 2, seed=0).load_positions(p)
+        make_engine(turbo, 2, seed=0).load_positions(p)

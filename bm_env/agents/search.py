@@ -39,7 +39,7 @@ from ..engine.infostate import InfoState
 from ..engine.rules import Rules
 from ..engine.thoughts import Thought
 from ..env import observation
-from ..vector import VectorEngine
+from ..vector import VectorEngine, make_engine
 from ..vector.popcount import bitwise_count
 from .belief import draw_weights, load_belief
 from .checkpoint import PolicyNet, load_checkpoint, masked_logits
@@ -197,7 +197,7 @@ class SearchAgent:
                 first += cards.tolist()
             seats += [info.seats.index(info.seat)] * (K * len(cards))
         positions = concat(starts).take(rows)
-        engine = VectorEngine(self.rules, len(rows), seed=int(self.rng.integers(2**63)))
+        engine = make_engine(self.rules, len(rows), seed=int(self.rng.integers(2**63)))
         engine.load_positions(positions)
         seat = np.array(seats)
         result = self._finish(engine, np.array(first, dtype=np.int64), seat)

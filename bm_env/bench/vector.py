@@ -19,7 +19,7 @@ import tracemalloc
 import numpy as np
 
 from ..engine.rules import PRESETS, make_rules
-from ..vector import VectorEngine
+from ..vector import make_engine
 from . import KITTY_TABLES, rounds_row
 
 CHOOSER = "random_actions (k-th set bit of the legal set), obs + mask produced every step, one core"
@@ -29,7 +29,7 @@ def decisions_per_second(preset: str, num_players: int | None, batch: int, decis
                          seed: int = 0, **options) -> tuple[float, float]:
     """Decisions/s of random play in ``batch`` games of ``preset`` (with rules ``options``) after a short
     warm-up: by the wall clock, and by the process's CPU time (the figure to trust on a shared, busy machine)."""
-    engine = VectorEngine(make_rules(preset, num_players, **options), batch, seed=seed)
+    engine = make_engine(make_rules(preset, num_players, **options), batch, seed=seed)
     rng = np.random.default_rng(seed)
     engine.reset()
     for _ in range(20):
@@ -45,7 +45,7 @@ def peak_memory_mb(preset: str, num_players: int | None, batch: int, steps: int 
     """``tracemalloc`` peak (MB) of building ``batch`` games and playing ``steps`` steps."""
     tracemalloc.start()
     try:
-        engine = VectorEngine(make_rules(preset, num_players), batch, seed=0)
+        engine = make_engine(make_rules(preset, num_players), batch, seed=0)
         rng = np.random.default_rng(0)
         engine.reset()
         for _ in range(steps):

@@ -37,15 +37,14 @@ from pettingzoo import AECEnv
 
 from ..engine import checks
 from ..engine.cards import NUM_CARDS, NUM_RANKS, SUIT_MASKS, card_str, mask_of, parse_card
-from ..engine.deal import DONE, ILLEGAL_MODES, PASS, PLAY, pass_direction_for
+from ..engine.deal import DONE, ILLEGAL_MODES, PASS, pass_direction_for
 from ..engine.infostate import InfoState, information_state
 from ..engine.match import Match
 from ..engine.rules import OPTION_NAMES, Rules, make_rules
-from .feature_tracker import FeatureTracker
+from .feature_tracker import tracker_for
 from .observation import LAYOUT_VERSION, size_for
 from .render import render_table
 from .rewards import REWARD_MODES, deal_rewards
-from .tracker import ObservationTracker
 
 EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -148,11 +147,6 @@ class BlackMariaEnv(AECEnv):
         n = self.rules.num_players
         _check_env_options(episode, reward, reward_normalise, illegal_action, render_mode, render_seat,
                            render_reveal, n)
-        # Rules with extension options (extra phases, two decks, teams...) keep their extra parts
-        # with the FeatureTracker; the classic presets need only the plain tracker's few events.
-        # Only those options add decisions beyond the 52 cards, which the plain path relies on.
-        self._plain = not self.rules.uses_extensions
-        assert not self._plain or self.rules.num_actions == NUM_CARDS
         self.episode = episode
         self.reward_mode = reward
         self.reward_normalise = bool(reward_normalise)
@@ -165,7 +159,7 @@ class BlackMariaEnv(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._make_spaces()
-        self._tracker = ObservationTracker(self.rules) if self._plain else FeatureTracker(self.rules)
+        self._tracker = tracker_for(self.rules)
         self._rng: np.random.Generator | None = None
         self._deal = None  # until the first reset: every call that needs a deal refuses, naming reset()
         self._over = False
@@ -331,17 +325,7 @@ class BlackMariaEnv(AECEnv):
             self._clear_deal_end()
         self._cumulative_rewards[self.agent_selection] = 0
         if deal.renege is None:
-            tracker = self._tracker
-            if not self._plain:
-                tracker.stepped(deal, p, phase, int(action), led, broken)
-            elif phase == PLAY:
-                tracker.card_played(deal.seats[p], int(action), led, deal.hearts_broken and not broken)
-                if deal.led_suit < 0:  # no trick on the table: that card finished one
-                    tracker.trick_done(deal)
-            else:
-                tracker.pass_pick(deal.seats[p], int(action))
-                if deal.phase != PASS:
-                    tracker.passes_moved(deal)
+            self._tracker.stepped(deal, p, phase, int(action), led, broken)
         if deal.phase == DONE:
             self._end_deal()
         else:
@@ -421,7 +405,7 @@ class BlackMariaEnv(AECEnv):
         if self._over or agent != self.agent_selection:  # only the player to act has legal actions
             return {"observation": row, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
         legal = deal.legal
-        if not self._plain and (legal >> NUM_CARDS or tracker.two_decks):
+        if legal >> NUM_CARDS or tracker.two_decks:
             # an extra decision, or a hand plane that counts copies
             return {"observation": row, "action_mask": deal.legal_mask()}
         # The legal cards are most often the whole hand, one suit of it (following suit) or the

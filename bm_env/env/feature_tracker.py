@@ -277,3 +277,10 @@ class FeatureTracker(ObservationTracker):
             if self._moon_shooter is not None and deal.moon_shot is not None:
                 for i in self._moon_shooter[deal.seats[deal.moon_shot[0]]]:
                     self._buffer[i] = 1
+
+
+def tracker_for(rules: Rules) -> ObservationTracker:
+    """The tracker of ``rules``: a :class:`FeatureTracker` where they use extension options (extra phases, two
+    decks, teams...), else the plain :class:`~bm_env.env.tracker.ObservationTracker`, whose few events are the
+    classic presets' fast path."""
+    return FeatureTracker(rules) if rules.uses_extensions else ObservationTracker(rules)

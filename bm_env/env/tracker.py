@@ -74,6 +74,9 @@ def _cell_tables(tracker: type, rules: Rules) -> dict:
 class ObservationTracker:
     """One observation row per match seat, updated cell by cell as the deal advances."""
 
+    #: Whether a hand plane counts copies (two decks), so that it cannot serve as the legal mask.
+    two_decks = False
+
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
         feats = features(rules)
@@ -237,6 +240,18 @@ class ObservationTracker:
             _put_number(buf, self._threshold_gap, rules.match_threshold - max(totals))
 
     # ------------------------------------------------------------------ moves
+
+    def stepped(self, deal: Deal, p: int, phase: str, action: int, led_suit: int, was_broken: bool) -> None:
+        """Position ``p`` of ``deal`` took ``action`` in ``phase`` (a pass pick or a card); ``led_suit`` and
+        ``was_broken`` are the deal's led suit and hearts-broken flag from before it."""
+        if phase == PLAY:
+            self.card_played(deal.seats[p], action, led_suit, deal.hearts_broken and not was_broken)
+            if deal.led_suit < 0:  # no trick on the table: that card finished one
+                self.trick_done(deal)
+        else:
+            self.pass_pick(deal.seats[p], action)
+            if deal.phase != PASS:
+                self.passes_moved(deal)
 
     def pass_pick(self, seat: int, card: int) -> None:
         """``seat`` put ``card`` aside for the seat it passes to: only the passer's own row changes."""

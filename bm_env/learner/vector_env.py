@@ -39,7 +39,8 @@ from ..env.aec import EPISODES, _checked_rules
 from ..env.observation import features, offsets
 from ..env.rewards import REWARD_MODES
 from ..vector.encoder import number_cells
-from ..vector.engine import MAX_BATCH, VectorEngine
+from ..vector import make_engine
+from ..vector.engine import MAX_BATCH
 from .opponents import Opponent, make_opponent
 
 
@@ -68,7 +69,7 @@ class BlackMariaVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seed must be a whole number of at least 0, or None; got {checks.shown(seed)}")
         self.rules = rules
         self.num_envs = N = num_envs
-        self.engine = VectorEngine(rules, N, reward=reward, normalise=reward_normalise, final_observations=True)
+        self.engine = make_engine(rules, N, reward=reward, normalise=reward_normalise, final_observations=True)
         self.learner_choice = learner
         self._read_opponents(opponents)
         L, A = self.engine.observation_size, rules.num_actions

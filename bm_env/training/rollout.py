@@ -23,7 +23,7 @@ import torch
 from bm_env.agents.checkpoint import PolicyNet, masked_logits
 from bm_env.agents.stacked_pool import StackedPool
 from bm_env.engine.rules import Rules
-from bm_env.vector import VectorEngine
+from bm_env.vector import VectorEngine, make_engine
 
 from .play_order import RECORD_KEYS, PlayOrder
 from .ppo import Batch, ValueNet, policy_and_value, sample
@@ -87,7 +87,7 @@ class SelfPlay:
         self.rule_names = list(rule_players or {})
         self.rule_shares = np.array(list((rule_players or {}).values()))
         self.rule_share = rule_share
-        self.engine = VectorEngine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
+        self.engine = make_engine(rules, num_envs, reward="zero_sum", normalise=True, seed=seed)
         self.N, self.n, self.T = num_envs, rules.num_players, rollout_steps
         self.obs, self.mask, _ = self.engine.reset()
         self.seating = np.full((num_envs, self.n), LEARNER, dtype=np.int64)

@@ -33,7 +33,7 @@ from .encoder import Encoder, number_cells
 from .popcount import bitwise_count
 from .positions import Positions
 from .scoring import deal_rewards, deal_scores
-from .support import check_supported
+from .support import UnsupportedRulesError, check_supported
 
 PASSING, PLAYING = 0, 1
 _ONE = np.uint64(1)
@@ -74,26 +74,22 @@ class VectorEngine:
     :attr:`final_observers` names, where set) in row ``g`` of :attr:`final_obs`; rows of
     other games hold older deals' ends.
 
-    Rules with the extension options (``Rules.uses_extensions``) build an
-    :class:`~bm_env.vector.extended.ExtendedEngine`, a subclass with the same interface.
+    This class plays the classic rules; rules with the extension options (``Rules.uses_extensions``)
+    are played by its subclass :class:`~bm_env.vector.extended.ExtendedEngine`, which has the same
+    interface. :func:`~bm_env.vector.make_engine` builds the one the rules need.
     """
 
     _encoder_class = Encoder
-
-    def __new__(cls, rules: Rules, *args, **kwargs):
-        if cls is VectorEngine and isinstance(rules, Rules) and rules.uses_extensions:
-            from .extended import ExtendedEngine
-
-            cls = ExtendedEngine
-        return super().__new__(cls)
-
-    def __getnewargs__(self) -> tuple[Rules]:
-        # copy.deepcopy and pickle make the copy with __new__ (of the class the original is) and these.
-        return (self.rules,)
+    #: Whether this class plays the extension options (``Rules.uses_extensions``).
+    plays_extensions = False
 
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
                  seed: int | None = None, final_observations: bool = False) -> None:
         check_supported(rules)
+        if rules.uses_extensions and not self.plays_extensions:
+            raise UnsupportedRulesError(f"{type(self).__name__} plays the classic rules; these use "
+                                        f"{list(rules.uses_extensions)}: make_engine(rules, ...) builds the engine "
+                                        f"for any rules the vector engine plays")
         batch_size = checks.whole("batch_size", batch_size, 1, MAX_BATCH)
         normalise = checks.flag("normalise", normalise)
         final_observations = checks.flag("final_observations", final_observations)

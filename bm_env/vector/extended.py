@@ -1,6 +1,6 @@
 """The vector engine for the extension rule systems: extra decisions, kitties, boosts, teams, two decks.
 
-``VectorEngine(rules, ...)`` builds an :class:`ExtendedEngine` when the rules use one of
+:func:`~bm_env.vector.make_engine` builds an :class:`ExtendedEngine` when the rules use one of
 those options (``Rules.uses_extensions``); the classic presets keep the base class, whose
 step is tuned for games that pass and play in step. Here games drift apart at once (one
 player charges two cards, another none; a boosted trick takes a round more; the kitty's
@@ -80,6 +80,7 @@ class ExtendedEngine(VectorEngine):
     """:class:`~bm_env.vector.engine.VectorEngine` for rules with extension options (see the module docstring)."""
 
     _encoder_class = FeatureEncoder
+    plays_extensions = True
 
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
                  seed: int | None = None, final_observations: bool = False) -> None:
