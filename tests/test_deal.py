@@ -323,6 +323,20 @@ def test_american_hearts_failed_moon_scores_normally():
     assert deal.scores == (25, 0, 0, 1)
 
 
+def test_pink_lady_moon_takes_both_queens():
+    # Pink Lady: QH 13 as well as QS 13, the other twelve hearts 1: 38. P0 took every heart and QS: a moon of 38.
+    deal, winners = _american("pink_lady", MOON_PASSES, MOON_TRICKS)
+    assert winners == [0] * 13
+    assert deal.penalty_taken == (38, 0, 0, 0)
+    assert deal.scores == (-38, 0, 0, 0)
+
+
+def test_pink_lady_queen_of_hearts_scores_13():
+    # P0 took eleven of the twelve other hearts (all but 2H: 11), QH (13) and QS (13): 37; P3 took 2H: 1.
+    deal, _ = _american("pink_lady", FAILED_PASSES, FAILED_TRICKS)
+    assert deal.scores == (37, 0, 0, 1)
+
+
 def test_spot_hearts_pip_values():
     # Spot Hearts: hearts at pip value (2..10, J 11, Q 12, K 13, A 14: 104 in all), QS 25.
     deal, _ = _american("spot_hearts", FAILED_PASSES, FAILED_TRICKS)

@@ -31,12 +31,13 @@ HEART_MASK = SUIT_MASKS[HEARTS]
 
 #: Sum of the card values of the deck by preset, from the value tables by hand: 43 for the
 #: Black Maria scheme, 26 for hearts + QS, 36 Dirty Lady, 13 Slippery Anne, 33 Omnibus
-#: (43 - 10), 124 spot, 129 pip spot, -30 Petrone (before clean-trick bonuses). Six players
+#: (43 - 10), 124 spot, 129 pip spot, 38 Pink Lady (12 hearts + QH 13 + QS 13), -30 Petrone (before
+#: clean-trick bonuses). Six players
 #: remove every 2, 2H included, which costs the schemes where 2H scores one point.
 DECK_POINTS = {
     "black_maria": 43, "black_maria_26": 26, "black_maria_100": 43, "black_maria_spot": 124,
     "dirty_lady": 36, "slippery_anne": 13, "omnibus": 33, "american_hearts": 26,
-    "openspiel_hearts": 26, "spot_hearts": 129, "petrone_black_mariah": -30,
+    "openspiel_hearts": 26, "spot_hearts": 129, "pink_lady": 38, "petrone_black_mariah": -30,
 }
 SIX_PLAYER_POINTS = {"black_maria": 42, "black_maria_26": 25, "dirty_lady": 35, "slippery_anne": 13, "omnibus": 32}
 

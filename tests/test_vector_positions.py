@@ -23,8 +23,8 @@ from kit import CLASSIC_COUNTS, choose_legal, reference_obs
 
 
 def deals_in_play(rules, count: int, seed: int) -> list[Deal]:
-    """``count`` reference deals played at random past their passes to a random trick, every other one to a
-    random card of it."""
+    """``count`` reference deals played at random past their passes to a random trick, every other one on to a
+    random card after its lead (mid-trick)."""
     rng = np.random.default_rng(seed)
     n = rules.num_players
     out = []
@@ -32,7 +32,7 @@ def deals_in_play(rules, count: int, seed: int) -> list[Deal]:
         dealer = int(rng.integers(n))
         hands, kitty = deal_cards(rules, n, dealer, rng)
         d = Deal(rules, hands, dealer, pass_direction_for(rules, int(rng.integers(8)), rng), kitty=kitty)
-        stop = int(rng.integers(rules.hand_size(n))) * n + (int(rng.integers(n)) if len(out) % 2 else 0)
+        stop = int(rng.integers(rules.hand_size(n))) * n + (1 + int(rng.integers(n - 1)) if len(out) % 2 else 0)
         while d.phase != PLAY or sum(m.bit_count() for m in d.played) < stop:
             if d.phase != PLAY and d.phase != "pass":
                 break

@@ -103,6 +103,8 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
     "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
     # Pagat, Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
     "spot_pip": _values({**_hearts(lambda r: r + 2), "QS": 25}),
+    # Pink Lady, a house rule of Hearts: the QH scores 13 as well as the QS; the other hearts 1 = 38.
+    "pink_lady": _values({**_hearts(lambda r: 13 if r == 10 else 1), "QS": 13}),
     # Pagat, Turbo Hearts: hearts 1, QS 13, JD -10 (charges and the TC multiplier are options).
     "turbo": _values({**_hearts(lambda r: 1), "QS": 13, "JD": -10}),
     # Petrone's rules: AS -7, KS -10, QS -13 (clean tricks score via clean_trick_bonus).
@@ -771,6 +773,10 @@ def _openspiel_hearts(n: int) -> dict[str, Any]:
     )
 
 
+def _pink_lady(n: int) -> dict[str, Any]:
+    return {**_american_hearts(n), "card_values": VALUE_TABLES["pink_lady"]}
+
+
 def _spot_hearts(n: int) -> dict[str, Any]:
     return {**_american_hearts(n), "card_values": VALUE_TABLES["spot_pip"], "match_threshold": 500}
 
@@ -830,6 +836,7 @@ PRESETS: dict[str, Preset] = {
     "american_hearts": Preset(_american_hearts, 4, (3, 4, 5), "Pagat: pass cycle, 2C leads, moon, to 100"),
     "openspiel_hearts": Preset(_openspiel_hearts, 4, (4,), "Pagat as OpenSpiel's hearts: one deal, QS breaks hearts"),
     "spot_hearts": Preset(_spot_hearts, 4, (3, 4, 5), "Pagat: hearts at pip value, QS 25, to 500"),
+    "pink_lady": Preset(_pink_lady, 4, (3, 4, 5), "American Hearts with the house rule: QH 13 as well as QS, 38 points"),
     "petrone_black_mariah": Preset(_petrone, 4, (4,), "Petrone's rules: hearts trumps, +3 per clean trick, first to 50"),
     "cancellation": Preset(_cancellation, 6, (6, 7, 8, 9, 10), "the British rules, Pagat: two decks, identical cards cancel, kitty"),
     "turbo_hearts": Preset(_turbo_hearts, 4, (4,), "Pagat: JD -10, TC doubles, charging AH QS JD TC"),
