@@ -92,6 +92,7 @@ V1_SEED_0 = ((0, 2000),)
 PIMC_SEEDS_2_3 = ((2, 150), (3, 150))
 PIMC_SEEDS = tuple((seed, 150) for seed in range(2, 15)) + ((15, 50),)
 BEST_SEARCH = "pimc:guide=black_maria_3p,guide_playouts=true,read_passes=true"
+BATCHED_SEARCH = "search:guide=black_maria_3p,belief=black_maria_3p"
 GUIDED = "pimc:guide=black_maria_3p"
 GUIDED_PLAYOUTS = "pimc:guide=black_maria_3p,guide_playouts=true"
 NETWORKS_4P = tuple(Row(preset, 4, f"policy:{preset}_4p", f"`policy:{preset}_4p`")
@@ -107,8 +108,9 @@ README_TABLE = Table(
           Row("black_maria", 3, "pimc", "`pimc` (20 worlds)"),
           Row("black_maria", 3, "policy:black_maria_3p", "[`policy:black_maria_3p`](checkpoints/black_maria_3p.md)"),
           Row("black_maria", 3, BEST_SEARCH, f"`{BEST_SEARCH}`¹"),
+          Row("black_maria", 3, BATCHED_SEARCH, f"`{BATCHED_SEARCH}`²"),
           *(Row(r.preset, 4, r.spec, f"[{r.shown}](checkpoints/{r.spec[7:]}.md)") for r in NETWORKS_4P)),
-    pimc_rows=("pimc", "policy:black_maria_3p", BEST_SEARCH), costs=True, presets=True)
+    pimc_rows=("pimc", "policy:black_maria_3p", BEST_SEARCH, BATCHED_SEARCH), costs=True, presets=True)
 
 # docs/agents.md: every cell of the README and the columns and agents it leaves out.
 BLACK_MARIA_TABLE = Table(

@@ -11,6 +11,7 @@ from bm_env.agents.belief import (BeliefNet, chances, draw_weights, hidden_cards
 from bm_env.engine.rules import make_rules
 from bm_env.env import observation
 from bm_env.env.observation import encode
+from bm_env.agents.checkpoint import digest
 from bm_env.training.belief import collect, main, scores, train
 
 from kit import mid_play_states
@@ -88,6 +89,26 @@ def test_a_belief_for_other_rules_or_another_file_is_refused(tmp_path):
     save_belief(path, net, make_rules("black_maria"), ["heuristic"])
     with pytest.raises(ValueError, match="trained for other rules"):
         load_belief(str(path), make_rules("black_maria", moon="shooter_minus"))
+    state = torch.load(path, weights_only=True)
+    for name, change, says in (
+            ("nan", lambda st: st["state_dict"]["body.0.weight"].__setitem__((0, 0), float("nan")), "do not match their"),
+            ("digest", lambda st: st.__setitem__("digest", "0" * 64), "do not match their digest"),
+            ("huge", lambda st: st["arch"].__setitem__("hidden", [10**9]), "hidden layers"),
+            ("shape", lambda st: st["state_dict"].__setitem__("body.0.bias", torch.zeros(3)), "do not fit its network")):
+        bad = {**state, "arch": dict(state["arch"]), "state_dict": dict(state["state_dict"])}
+        bad["state_dict"]["body.0.weight"] = bad["state_dict"]["body.0.weight"].clone()
+        change(bad)
+        torch.save(bad, tmp_path / f"{name}.pt")
+        with pytest.raises(ValueError, match=says):
+            load_belief(str(tmp_path / f"{name}.pt"), make_rules("black_maria"))
+    nan = {**state, "state_dict": {k: v.clone() for k, v in state["state_dict"].items()}}
+    nan["state_dict"]["body.0.weight"][0, 0] = float("inf")
+    nan["digest"] = digest(nan["state_dict"])  # damage that its digest does not tell
+    torch.save(nan, tmp_path / "inf.pt")
+    with pytest.raises(ValueError, match="not finite"):
+        load_belief(str(tmp_path / "inf.pt"), make_rules("black_maria"))
+    with pytest.raises(ValueError, match=r"no shipped belief named 'nobody' \(shipped: black_maria_3p\)"):
+        load_belief("nobody", make_rules("black_maria"))
     (tmp_path / "junk.pt").write_bytes(b"junk")
     for bad, says in ((tmp_path / "junk.pt", "damaged or not a belief network file"), (tmp_path, "is not a file"),
                       (tmp_path / "none.pt", "is not a file")):
@@ -123,3 +144,14 @@ def test_the_training_script_prints_every_belief_it_scores(capsys, tmp_path):
     for row in ("| uniform |", "| network |", "read_passes |"):
         assert row in out
     assert (tmp_path / "b.pt").is_file()
+
+
+def test_the_shipped_belief_loads_by_name_and_beats_the_uniform_belief_on_fresh_deals():
+    rules = make_rules("black_maria")
+    net = load_belief("black_maria_3p", rules)
+    data = collect(rules, "heuristic_v1", 6, seed=12345)  # deals it was not trained on (seed 0's)
+    with torch.no_grad():
+        p = chances(net(torch.as_tensor(data["obs"], dtype=torch.float32)), torch.as_tensor(data["eligible"]),
+                    torch.as_tensor(data["room"])).numpy()
+    assert scores(p, data["holder"])["log_loss"] < scores(room_chances(data["eligible"], data["room"]),
+                                                          data["holder"])["log_loss"]

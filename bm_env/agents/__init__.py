@@ -14,7 +14,7 @@ The specs:
 - ``heuristic``: an alias of the newest rule-based player, ``heuristic_v2`` (:mod:`.names`)
 - ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,infer=false,surprise=0.2,candidates=4,pass_worlds=N,pass_candidates=8,read_passes=false]``: search; ``rollout`` is ``heuristic`` (the alias), ``heuristic_v2``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one or with random playouts and no guide, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``infer``: worlds drawn by how likely the other players' cards are under the playout policy (``surprise``, ``candidates``); ``pass_worlds``: with a guide, the pass searched among the guide's ``pass_candidates`` likeliest over that many deals (not given: the guide's pass); ``read_passes``: worlds drawn by what the pass received says about the other hands
 - ``policy:NAME|PATH[,greedy=true]``: a network: a shipped agent by name, or a checkpoint file; ``greedy=false`` samples
-- ``search:guide=NAME_OR_PATH[,worlds=8,override_z=Z,playouts=greedy,read_passes=false,belief=PATH]``: the batched search of :mod:`~bm_env.agents.search`: the ``guide`` network (a shipped agent's name, ``black_maria_3p``, or a checkpoint path) plays every seat in ``worlds`` worlds per decision on the vector engine; ``override_z`` as pimc's (1 without a moon, 0 with one); ``playouts``: ``greedy`` or ``sampled``; ``belief``: a belief network's file (:mod:`~bm_env.training.belief`) by which the worlds are drawn
+- ``search:guide=NAME_OR_PATH[,worlds=8,override_z=Z,playouts=greedy,read_passes=false,belief=NAME_OR_PATH]``: the batched search of :mod:`~bm_env.agents.search`: the ``guide`` network (a shipped agent's name, ``black_maria_3p``, or a checkpoint path) plays every seat in ``worlds`` worlds per decision on the vector engine; ``override_z`` as pimc's (1 without a moon, 0 with one); ``playouts``: ``greedy`` or ``sampled``; ``belief``: the belief network by which the worlds are drawn, a shipped belief's name (``black_maria_3p``) or a file of :mod:`~bm_env.training.belief`
 
 Only ``policy``, ``search`` and a guided ``pimc`` (``guide=``) need torch, and only they import it, when one
 is made: random, rule-based and unguided search agents, and the evaluation harness that plays
@@ -64,7 +64,7 @@ SPEC_FORMS = ("random | heuristic | heuristic_v1 | heuristic_v2 | pimc[:worlds=N
               + "|".join([*ALIASES, *PLAYOUTS])
               + ",override_z=X,guide=NAME|PATH,guide_playouts=true|false,infer=true|false,surprise=X,candidates=N,"
               "pass_worlds=N,pass_candidates=N,read_passes=true|false] | policy:NAME|PATH[,greedy=true|false] | "
-              "search:guide=NAME|PATH[,worlds=N,override_z=X,playouts=greedy|sampled,read_passes=true|false,belief=PATH]")
+              "search:guide=NAME|PATH[,worlds=N,override_z=X,playouts=greedy|sampled,read_passes=true|false,belief=NAME|PATH]")
 
 
 _REGISTERED: dict[str, Any] = {}

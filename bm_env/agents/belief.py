@@ -30,8 +30,14 @@ from ..engine.files import write_atomic
 from ..engine.infostate import InfoState
 from ..engine.rules import Rules
 from ..env import observation
-from .checkpoint import mlp
+from ..package_data import is_bare_name, shipped_files
+from .checkpoint import digest, mlp
+from .network_size import widths_problem
 from .pimc import inferred_voids
+
+
+#: The suffix of a shipped belief in ``checkpoints/`` (``NAME.belief``), apart from the agents' ``.pt`` files.
+BELIEF_SUFFIX = ".belief"
 
 
 class BeliefNet(nn.Module):
@@ -61,16 +67,31 @@ class BeliefNet(nn.Module):
 
 
 def save_belief(path: str | os.PathLike, net: BeliefNet, rules: Rules, agents: list[str]) -> None:
-    """Write ``net``, a belief for ``rules`` trained on deals played by ``agents``, as plain data (atomically)."""
-    state = {"kind": "belief", "layout_version": observation.LAYOUT_VERSION, "arch": net.arch,
-             "state_dict": net.state_dict(), "rules": rules.to_dict(), "agents": list(agents)}
+    """Write ``net``, a belief for ``rules`` trained on deals played by ``agents``, as plain data (atomically),
+    with a digest of its weights."""
+    weights = net.state_dict()
+    state = {"kind": "belief", "layout_version": observation.LAYOUT_VERSION, "arch": net.arch, "state_dict": weights,
+             "digest": digest(weights), "rules": rules.to_dict(), "agents": list(agents)}
     write_atomic(os.fspath(path), lambda f: torch.save(state, f), binary=True)
 
 
-def load_belief(path: str | os.PathLike, rules: Rules) -> BeliefNet:
-    """The belief network :func:`save_belief` wrote at ``path``, for ``rules``; ValueError, in one line, where the
-    file is missing, damaged, not a belief, of another observation layout or of other rules."""
-    path = os.fspath(path)
+def belief_path(text: str) -> str:
+    """The belief file ``text`` names: the shipped belief of that name (``checkpoints/NAME.belief``) for a bare
+    name, else ``text`` itself; ValueError for a bare name with no shipped belief."""
+    if not is_bare_name(text):
+        return text
+    shipped = shipped_files("checkpoints", BELIEF_SUFFIX)
+    if text not in shipped:
+        raise ValueError(f"no shipped belief named {text!r} (shipped: {', '.join(shipped) or 'none'}); give a "
+                         f"belief file by its path")
+    return str(shipped[text])
+
+
+def load_belief(text: str | os.PathLike, rules: Rules) -> BeliefNet:
+    """The belief network :func:`save_belief` wrote, at a path or shipped under a bare name (:func:`belief_path`),
+    for ``rules``; ValueError, in one line, where the file is missing, damaged, not a belief, of another observation
+    layout or of other rules, or its weights do not fit their network, their digest or are not finite."""
+    path = belief_path(os.fspath(text))
     if not os.path.isfile(path):
         raise ValueError(f"belief {path!r} is not a file")
     try:
@@ -84,11 +105,25 @@ def load_belief(path: str | os.PathLike, rules: Rules) -> BeliefNet:
                          f"writes layout {observation.LAYOUT_VERSION}: train it again")
     if state.get("rules") != rules.to_dict():
         raise ValueError(f"belief {path!r} was trained for other rules than these; train one for them")
-    try:
-        net = BeliefNet.from_arch(state["arch"])
-        net.load_state_dict(state["state_dict"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as e:
-        raise ValueError(f"belief {path!r} has unreadable weights ({type(e).__name__})") from None
+    arch = state.get("arch")
+    want = {"kind": "belief_mlp", "obs_size": observation.size_for(rules), "num_players": rules.num_players}
+    if not isinstance(arch, dict) or any(arch.get(k) != v for k, v in want.items()):
+        raise ValueError(f"belief {path!r} has a network of {arch!r}; these rules need one of {want}")
+    problem = widths_problem(arch.get("hidden"), want["obs_size"], (rules.num_players - 1) * NUM_CARDS)
+    if problem:
+        raise ValueError(f"belief {path!r}: its network's hidden layers {problem}")
+    net = BeliefNet.from_arch(arch)
+    weights = state.get("state_dict")
+    shapes = {k: (tuple(v.shape), v.dtype) for k, v in net.state_dict().items()}
+    if not isinstance(weights, dict) or sorted(weights) != sorted(shapes) or any(
+            not isinstance(weights[k], torch.Tensor) or (tuple(weights[k].shape), weights[k].dtype) != shapes[k]
+            for k in shapes):
+        raise ValueError(f"belief {path!r} has weights that do not fit its network")
+    if state.get("digest") != digest(weights):
+        raise ValueError(f"belief {path!r}: its weights do not match their digest (the file is damaged)")
+    if not all(torch.isfinite(w).all() for w in weights.values()):
+        raise ValueError(f"belief {path!r} has weights that are not finite")
+    net.load_state_dict(weights)
     return net.eval()
 
 

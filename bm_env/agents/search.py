@@ -83,7 +83,8 @@ class SearchAgent:
                  belief: str | None = None) -> None:
         """``guide``: a shipped agent's name or a policy checkpoint's path, or a policy network of ``rules`` itself
         (a trainer's current policy: its weights are read afresh at each :meth:`search`, so it may train on).
-        ``belief``: the path of a belief network (:mod:`bm_env.training.belief`) by which the worlds are drawn."""
+        ``belief``: a shipped belief's name or a belief file's path (:mod:`bm_env.training.belief`) by which the
+        worlds are drawn."""
         if rules.uses_extensions:
             raise ValueError(f"search plays the classic rules only; these rules use {list(rules.uses_extensions)}")
         if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MAX_WORLDS:
