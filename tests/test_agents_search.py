@@ -21,7 +21,7 @@ from bm_env.evaluation.boards import make_boards
 from bm_env.evaluation.play import play_board
 from bm_env.vector import make_engine
 
-from bm_env.agents.pimc import replayed_world
+from bm_env.agents.pimc import world_deal
 from bm_env.agents.worlds import draw_hands, voids_tell_all, world_positions
 
 from kit import CLASSIC_COUNTS, cards, do_passes, mid_play_states, prepass_hands, reference_obs
@@ -119,7 +119,7 @@ def test_hands_drawn_by_the_voids_replay_every_past_card_legally(preset, n):
         if hands is None:
             continue
         for row in hands:
-            replayed_world(info, {s: int(row[info.seats.index(s)]) for s in info.seats if s != info.seat})
+            world_deal(info, {s: int(row[info.seats.index(s)]) for s in info.seats if s != info.seat})
             drawn += 1
     assert drawn >= 30
 

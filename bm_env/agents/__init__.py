@@ -12,7 +12,7 @@ The specs:
 - ``heuristic_v2``: the second rule-based player (:mod:`.heuristic`)
 - ``heuristic_v1``: the first rule-based player, frozen (:mod:`.heuristic_v1`), to compare with
 - ``heuristic``: an alias of the newest rule-based player, ``heuristic_v2`` (:mod:`.names`)
-- ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,infer=false,surprise=0.2,candidates=4,pass_worlds=N,pass_candidates=8,read_passes=false]``: search; ``rollout`` is ``heuristic`` (the alias), ``heuristic_v2``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one or with random playouts and no guide, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``infer``: worlds drawn by how likely the other players' cards are under the playout policy (``surprise``, ``candidates``); ``pass_worlds``: with a guide, the pass searched among the guide's ``pass_candidates`` likeliest over that many deals (not given: the guide's pass); ``read_passes``: worlds drawn by what the pass received says about the other hands
+- ``pimc[:worlds=20,rollouts=1,rollout=heuristic,override_z=Z,guide=PATH,guide_playouts=false,read_passes=false]``: search; ``rollout`` is ``heuristic`` (the alias), ``heuristic_v2``, ``heuristic_v1`` or ``random``; ``override_z`` is 1 without a moon, 0 (the best mean) with one or with random playouts and no guide, unless given; ``guide``: a policy checkpoint that passes and proposes the card the search must beat; ``guide_playouts``: the guide also plays this seat in the playouts; ``read_passes``: worlds drawn by what the pass received says about the other hands
 - ``policy:NAME|PATH[,greedy=true]``: a network: a shipped agent by name, or a checkpoint file; ``greedy=false`` samples
 - ``search:guide=NAME_OR_PATH[,worlds=8,override_z=Z,playouts=greedy,read_passes=false,belief=NAME_OR_PATH]``: the batched search of :mod:`~bm_env.agents.search`: the ``guide`` network (a shipped agent's name, ``black_maria_3p``, or a checkpoint path) plays every seat in ``worlds`` worlds per decision on the vector engine; ``override_z`` as pimc's (1 without a moon, 0 with one); ``playouts``: ``greedy`` or ``sampled``; ``belief``: the belief network by which the worlds are drawn, a shipped belief's name (``black_maria_3p``) or a file of :mod:`~bm_env.training.belief`
 
@@ -48,9 +48,7 @@ _PARAMS = {
     "heuristic_v1": {},
     "heuristic_v2": {},
     "pimc": {"worlds": (int, 1, 10_000), "rollouts": (int, 1, 1_000), "rollout": str, "override_z": (float, 0, None),
-             "guide": str, "guide_playouts": bool, "infer": bool, "surprise": (float, 0, 1, True),
-             "candidates": (int, 1, 100), "pass_worlds": (int, 1, 10_000), "pass_candidates": (int, 1, 1_000),
-             "read_passes": bool},
+             "guide": str, "guide_playouts": bool, "read_passes": bool},
     "policy": {"path": str, "greedy": bool},
     "search": {"guide": str, "worlds": (int, 1, 1_024), "override_z": (float, 0, None), "playouts": str,
                "read_passes": bool, "belief": str},
@@ -62,8 +60,8 @@ _PARAMS = {
 # docs/agents.md#pimc-search.)
 SPEC_FORMS = ("random | heuristic | heuristic_v1 | heuristic_v2 | pimc[:worlds=N,rollouts=N,rollout="
               + "|".join([*ALIASES, *PLAYOUTS])
-              + ",override_z=X,guide=NAME|PATH,guide_playouts=true|false,infer=true|false,surprise=X,candidates=N,"
-              "pass_worlds=N,pass_candidates=N,read_passes=true|false] | policy:NAME|PATH[,greedy=true|false] | "
+              + ",override_z=X,guide=NAME|PATH,guide_playouts=true|false,"
+              "read_passes=true|false] | policy:NAME|PATH[,greedy=true|false] | "
               "search:guide=NAME|PATH[,worlds=N,override_z=X,playouts=greedy|sampled,read_passes=true|false,belief=NAME|PATH]")
 
 
@@ -195,15 +193,9 @@ def make_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
             f"extension); it does not play rules options {list(rules.uses_extensions)}; use 'heuristic', 'random' or "
             f"'policy' for these rules"
         )
-    for option, needs in (("surprise", "infer"), ("candidates", "infer"), ("pass_candidates", "pass_worlds")):
-        if option in params and not params.get(needs):
-            raise AgentSpecError(f"pimc: {option} takes effect only with {needs} (spec {spec!r}); "
-                                 f"add {needs}={'true' if needs == 'infer' else 'N'} or drop {option}")
     try:
         return PimcAgent(params.get("worlds", 20), params.get("rollouts", 1), params.get("rollout", DEFAULT_ROLLOUT), seed,
                          params.get("override_z"), params.get("guide"), rules, params.get("guide_playouts", False),
-                         params.get("infer", False), params.get("surprise", 0.2), params.get("candidates", 4),
-                         params.get("pass_worlds", 0), params.get("pass_candidates", 8),
                          params.get("read_passes", False))
     except CheckpointError:  # a guide that is not a usable checkpoint: said as for a policy agent
         raise

@@ -12,17 +12,14 @@ It plays the card with the best mean only where that card beats the one the play
 would play itself by ``override_z`` standard errors (paired over the worlds; by default 1
 where the rules have no moon, 0 where they have one or where random playouts and no guide leave
 no card of its own): the best of a few noisy means is often
-only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`). With ``infer`` the
-worlds are drawn by what the other players' cards say about their hands, taking them to play
-like the playout policy (:func:`sample_worlds`); with ``read_passes``, by what the pass this seat
-received says about the other hands, taking them to pass like it (:mod:`.pass_reading`).
+only the luckiest (:func:`card_to_play`, :meth:`PimcAgent.override_for`). With ``read_passes``
+the worlds are drawn by what the pass this seat received says about the other hands, taking the
+other players to pass like the playout policy (:mod:`.pass_reading`).
 It never reads the real deal: :meth:`PimcAgent.act` receives the information state only.
 Passing is left to the heuristic.
 With ``guide`` (a policy checkpoint) the network passes and proposes each card, and the search
 keeps the network's card unless a card beats it by ``override_z`` standard errors: the
-search checks a trained player instead of the heuristic. With ``pass_worlds`` as well, the
-pass too is searched, among the network's likeliest passes (:mod:`.pass_search`; the sources
-call the pass the key decision). The playouts still imagine the
+search checks a trained player instead of the heuristic. The playouts still imagine the
 heuristic everywhere, unless ``guide_playouts``, where the network plays its own seat in
 them (``PimcAgent._guided_playouts``). :meth:`PimcAgent.explain` gives the
 value of each legal card at the last searched decision (game records carry it for the
@@ -43,7 +40,6 @@ from ..engine.thoughts import Thought
 from ..env.observation import encode, encode_in_world
 from .names import ALIASES, fixed_name
 from .pass_reading import affinities, original_hand, pass_marginals
-from .pass_search import deal_at_pass, likeliest_passes, pass_values, picks_until
 from .playouts import PLAYOUTS, heuristic_card, playout
 
 
@@ -174,17 +170,6 @@ def world_deal(info: InfoState, hidden: dict[int, int]) -> Deal:
     what it holds now plus what it has played; the deal starts with no pass (the cards have
     moved already) and replays every card played so far.
     """
-    return replayed_world(info, hidden)[0]
-
-
-def replayed_world(info: InfoState, hidden: dict[int, int], model=None) -> tuple[Deal, int]:
-    """:func:`world_deal`, and how many of the other players' past cards ``model`` would not have played.
-
-    ``model`` is a playout move (:data:`~bm_env.agents.playouts.PLAYOUTS`); asked at each of the other players' past
-    decisions that had a choice, in this world, it counts the plays it would have made
-    otherwise (0 without a model). A world where the players' cards look like the model's
-    choices is a likelier one, if they play like the model (:func:`sample_worlds`).
-    """
     seats = info.seats
     played = {s: 0 for s in seats}
     for s, c in info.plays:
@@ -194,19 +179,15 @@ def replayed_world(info: InfoState, hidden: dict[int, int], model=None) -> tuple
     hands = [now[s] | played[s] for s in seats]
     totals = tuple(info.match_scores[s] for s in seats)
     deal = Deal(info.rules, hands, seats.index(info.dealer), "hold", seats, totals, info.deals_played)
-    pos = seats.index(info.seat)
-    surprises = 0
     for _, c in info.plays:
-        if model is not None and deal.to_act != pos and deal.legal & (deal.legal - 1) and model(deal, None) != c:
-            surprises += 1
         deal.step(c)
-    return deal, surprises
+    return deal
 
 
-def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200, model=None,
-                 affinity: dict[int, np.ndarray] | None = None) -> tuple[Deal, int]:
-    """A world deal consistent with ``info`` (sampled hands under which every past play was legal,
-    drawn with ``affinity``: :func:`sample_hidden_hands`), and its surprises under ``model`` (:func:`replayed_world`).
+def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200,
+                 affinity: dict[int, np.ndarray] | None = None) -> Deal:
+    """A world deal consistent with ``info``: sampled hands under which every past play was legal, drawn with
+    ``affinity`` (:func:`sample_hidden_hands`).
 
     The constraints of :func:`sample_hidden_hands` cover the common inferences; a rule that
     reveals more (say, a penalty card shown on a first trick where points are barred) is
@@ -214,33 +195,17 @@ def sample_world(info: InfoState, rng: np.random.Generator, tries: int = 200, mo
     """
     for _ in range(tries):
         try:
-            return replayed_world(info, sample_hidden_hands(info, rng, affinity), model)
+            return world_deal(info, sample_hidden_hands(info, rng, affinity))
         except IllegalActionError:
             continue
     raise RuntimeError(f"found no hidden hands consistent with the play so far in {tries} draws")
 
 
-def sample_worlds(info: InfoState, rng: np.random.Generator, n: int, model=None, surprise: float = 1.0,
-                  candidates: int = 1, affinity: dict[int, np.ndarray] | None = None) -> list[Deal]:
-    """``n`` world deals; with a ``model`` of the other players, drawn by what their plays say.
-
-    Without a model (or with ``surprise=1``) the worlds are uniform among those consistent with
-    ``info``. With one, ``candidates * n`` uniform worlds are drawn and ``n`` different ones
-    kept, picked one after another in proportion to ``surprise ** k``, ``k`` the number of the other
-    players' past plays the model would not have made in it (:func:`replayed_world`): a
-    player who ducked under the trick's winner probably holds no card that the model would
-    have played instead. ``surprise`` in (0, 1]: how often the players are taken to stray
-    from the model whatever they hold (0 would trust it entirely, 1 ignores it). Kept without
-    replacement, because the search compares cards by their spread over the worlds
-    (:func:`card_to_play`): a world kept twice would count as two and make it surer than it is.
-    """
-    if model is None or candidates == 1:
-        return [sample_world(info, rng, model=None, affinity=affinity)[0] for _ in range(n)]
-    drawn = [sample_world(info, rng, model=model, affinity=affinity) for _ in range(candidates * n)]
-    k = np.array([s for _, s in drawn], dtype=float)
-    weights = surprise ** (k - k.min())
-    keep = rng.choice(len(drawn), size=n, replace=False, p=weights / weights.sum())
-    return [drawn[i][0] for i in keep]
+def sample_worlds(info: InfoState, rng: np.random.Generator, n: int,
+                  affinity: dict[int, np.ndarray] | None = None) -> list[Deal]:
+    """``n`` world deals drawn independently (:func:`sample_world`): uniform among those consistent with ``info``,
+    or weighted by ``affinity``."""
+    return [sample_world(info, rng, affinity=affinity) for _ in range(n)]
 
 
 def card_to_play(values: np.ndarray, own: int | None, override_z: float) -> int:
@@ -273,18 +238,12 @@ class PimcAgent:
 
     def __init__(self, worlds: int = 20, rollouts: int = 1, rollout: str = DEFAULT_ROLLOUT, seed: int | None = None,
                  override_z: float | None = None, guide: str | None = None, rules=None,
-                 guide_playouts: bool = False, infer: bool = False, surprise: float = 0.2,
-                 candidates: int = 4, pass_worlds: int = 0, pass_candidates: int = 8,
-                 read_passes: bool = False) -> None:
+                 guide_playouts: bool = False, read_passes: bool = False) -> None:
         """``override_z=None`` chooses it by the rules (:meth:`override_for`); ``guide``: the path of a policy
         checkpoint for ``rules`` that passes and proposes the card to keep; ``guide_playouts``: the guide also
-        plays this seat's cards in the playouts (:meth:`_guided_playouts`); ``infer``: the worlds are drawn
-        by how likely the other players' past cards are under the playout policy, ``candidates`` uniform
-        worlds per world kept, a play the policy would not have made weighing ``surprise``
-        (:func:`sample_worlds`); ``pass_worlds``: with a guide, the pass is searched over that many deals
-        among the guide's ``pass_candidates`` likeliest passes (:meth:`searched_pass`; 0: the guide's pass);
-        ``read_passes``: the worlds are drawn by what the pass this seat received says about the other hands,
-        taking the other players to pass like the playout policy (:mod:`.pass_reading`)."""
+        plays this seat's cards in the playouts (:meth:`_guided_playouts`); ``read_passes``: the worlds are drawn
+        by what the pass this seat received says about the other hands, taking the other players to pass like
+        the playout policy (:mod:`.pass_reading`)."""
         if worlds < 1 or rollouts < 1:
             raise ValueError(f"pimc needs worlds >= 1 and rollouts >= 1, got worlds={worlds}, rollouts={rollouts}")
         rollout = fixed_name(rollout)
@@ -299,26 +258,11 @@ class PimcAgent:
         if guide_playouts and guide is None:
             raise ValueError("pimc: guide_playouts lets the guide network play this seat in the playouts, "
                              "and no guide was given; add guide=PATH or drop guide_playouts")
-        if infer and own_card is None:
-            raise ValueError(f"pimc: infer reads the other players' cards as the playout policy's choices, and "
-                             f"rollout={rollout} makes none; use rollout=heuristic or heuristic_v1, or drop infer")
         if read_passes and own_card is None:
             raise ValueError(f"pimc: read_passes reads the pass received as the playout policy's choice, and "
                              f"rollout={rollout} makes none; use rollout=heuristic or heuristic_v1, or drop read_passes")
-        if not 0 < surprise <= 1 or candidates < 1:
-            raise ValueError(f"pimc: infer needs 0 < surprise <= 1 and candidates >= 1, "
-                             f"got surprise={surprise}, candidates={candidates}")
-        if pass_worlds < 0 or pass_candidates < 1:
-            raise ValueError(f"pimc: pass_worlds must be >= 0 and pass_candidates >= 1, "
-                             f"got pass_worlds={pass_worlds}, pass_candidates={pass_candidates}")
-        if pass_worlds and guide is None:
-            raise ValueError("pimc: pass_worlds searches among the guide network's likeliest passes, and no guide "
-                             "was given; add guide=PATH or drop pass_worlds")
         self.worlds = worlds
         self.rollouts = rollouts
-        self.pass_worlds, self.pass_candidates = pass_worlds, pass_candidates
-        self._pass_plan: tuple[int, ...] = ()
-        self.infer, self.surprise, self.candidates = infer, surprise, candidates
         self.read_passes = read_passes
         self._affinity: tuple[tuple, dict[int, np.ndarray] | None] = ((), None)  # (the deal it is for, affinities)
         self.move, self.own_card = PLAYOUTS[rollout][0], own_card
@@ -332,20 +276,16 @@ class PimcAgent:
             self.needs_observation = True
         z = "auto" if override_z is None else f"{override_z:g}"  # auto: by the rules, override_for
         guided = "" if guide is None else f",guide={guide}" + (",guide_playouts=true" if guide_playouts else "")
-        inferred = f",infer=true,surprise={surprise:g},candidates={candidates}" if infer else ""
-        searched = f",pass_worlds={pass_worlds},pass_candidates={pass_candidates}" if pass_worlds else ""
         read = ",read_passes=true" if read_passes else ""
-        self.name = (f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{inferred}{read}{guided}"
-                     f"{searched})")
+        self.name = f"pimc(worlds={worlds},rollouts={rollouts},rollout={rollout},override_z={z}{read}{guided})"
         self.rng = np.random.default_rng(seed)
         self._last: Thought | None = None
 
     def reset(self, seed: int | None = None) -> None:
-        """Reseed the world and playout draws with ``seed`` and forget the last search, a pass planned at the
-        first pick and the pass reading; the guide network's agent is reseeded with the same seed."""
+        """Reseed the world and playout draws with ``seed`` and forget the last search and the pass reading; the
+        guide network's agent is reseeded with the same seed."""
         self.rng = np.random.default_rng(seed)
         self._last = None
-        self._pass_plan = ()
         self._affinity = ((), None)
         if self.guide is not None:
             self.guide.reset(seed)
@@ -378,17 +318,7 @@ class PimcAgent:
         if len(legal) == 1:
             return legal[0]
         if info.phase == PASS:
-            if self.guide is None:
-                return heuristic_card(info)
-            if not self.pass_worlds:
-                return self.guide.act(observation, mask, info)
-            picked = tuple(c for c, _ in info.passed)
-            if not picked:
-                self._pass_plan = self.searched_pass(info)
-            if self._pass_plan[:len(picked)] != picked:
-                raise ValueError(f"pimc searched the pass {self._pass_plan} at this seat's first pick, and the "
-                                 f"picks so far are {picked}: a searched pass is picked by the agent that searched it")
-            return self._pass_plan[len(picked)]
+            return heuristic_card(info) if self.guide is None else self.guide.act(observation, mask, info)
         values = self.world_values(info, legal)
         self._last = Thought("value", dict(zip(legal, values.mean(axis=0).tolist())))
         z = self.override_for(info.rules)
@@ -396,23 +326,6 @@ class PimcAgent:
             return legal[card_to_play(values, None, z)]
         own = self.own_card(info) if self.guide is None else self.guide.act(observation, mask, info)
         return legal[card_to_play(values, legal.index(own), z)]
-
-    def searched_pass(self, info: InfoState) -> tuple[int, ...]:
-        """The pass to make, found at this seat's first pick: the guide's greedy pass unless one of its
-        likeliest others beats it by ``override_z`` standard errors over ``pass_worlds`` deals drawn at
-        the pass, each played out by the playout policy (:mod:`.pass_search`)."""
-        pos = info.seats.index(info.seat)
-        here = deal_at_pass(info, self.rng)  # any deal will do: no other hand enters this seat's observation
-        picks_until(here, pos, self.move, self.rng)
-        own = likeliest_passes(self.guide, info, here, 1)[0]
-        others = [p for p in likeliest_passes(self.guide, info, here, self.pass_candidates)
-                  if set(p) != set(own)]
-        passes = [own] + others[:self.pass_candidates - 1]
-        if len(passes) == 1:
-            return own
-        worlds = [deal_at_pass(info, self.rng) for _ in range(self.pass_worlds)]
-        values = pass_values(info, passes, worlds, self.move, self.rng)
-        return passes[card_to_play(values, 0, self.override_for(info.rules))]
 
     def action_values(self, info: InfoState, legal: list[int]) -> np.ndarray:
         """Mean result (higher is better in every preset) of each legal card over the sampled worlds."""
@@ -424,8 +337,7 @@ class PimcAgent:
         sign = -1.0 if info.rules.lower_wins else 1.0
         totals = np.zeros((self.worlds, len(legal)))
         guided: list[tuple[int, int, Deal]] = []  # with guide_playouts, finished together after the loop
-        worlds = sample_worlds(info, self.rng, self.worlds, self.move if self.infer else None, self.surprise,
-                               self.candidates, self.passes_read(info) if self.read_passes else None)
+        worlds = sample_worlds(info, self.rng, self.worlds, self.passes_read(info) if self.read_passes else None)
         for w, base in enumerate(worlds):
             for i, a in enumerate(legal):
                 for _ in range(self.rollouts):

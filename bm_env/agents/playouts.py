@@ -1,7 +1,7 @@
 """The playout policies of the searches: the card each plays for whoever acts in an imagined deal.
 
-``pimc`` (:mod:`.pimc`) and the searched pass (:mod:`.pass_search`) finish the deals they imagine
-with one of these (:func:`playout`); pimc's ``rollout`` option names them (:data:`PLAYOUTS`). A move
+``pimc`` (:mod:`.pimc`) finishes the deals it imagines with one of these (:func:`playout`); its
+``rollout`` option names them (:data:`PLAYOUTS`). A move
 reads the deal it is given, every hand included: that is the perfect-information part of
 perfect-information Monte Carlo, and why it only ever sees a deal the search drew itself.
 """

@@ -59,11 +59,6 @@ class PolicyAgent:
         masks = np.asarray(masks)
         return self._choose(self._masked_logits(observations, masks), masks)
 
-    def log_probs(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The masked log-softmax of each row (illegal actions far below any legal one), for a search
-        that ranks the network's choices (:func:`~bm_env.agents.pass_search.likeliest_passes`)."""
-        return torch.log_softmax(self._masked_logits(observations, np.asarray(masks)), dim=1).numpy()
-
     def _masked_logits(self, observations: np.ndarray, masks: np.ndarray) -> torch.Tensor:
         if (masks.sum(axis=1) == 0).any():
             raise ValueError("a row of the mask batch has no legal action")
