@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from bm_env.agents import AgentSpecError, make_agent
 from bm_env.agents.pimc import sample_hidden_hands, world_deal
 from bm_env.engine.cards import cards_of, mask_of
-from bm_env.engine.deal import PLAY, Deal, deal_hands
+from bm_env.engine.deal import Deal, deal_hands
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import make_rules
 
-from kit import mask_and_observation, mid_play_states, play_agents
+from kit import mask_and_observation, mid_play_states
 
 BM = make_rules("black_maria")
 
