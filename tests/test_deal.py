@@ -308,33 +308,25 @@ def _american(preset, passes, tricks):
     return deal, kit.play_tricks(deal, tricks)
 
 
-def test_american_hearts_two_of_clubs_leads_and_moon():
-    deal, winners = _american("american_hearts", MOON_PASSES, MOON_TRICKS)
+@pytest.mark.parametrize("preset, moon", [
+    ("american_hearts", 26),  # P0 shot the moon: 13 hearts + QS = 26, scored as -26 for the shooter
+    ("pink_lady", 38),  # Pink Lady: QH 13 as well as QS 13, the other twelve hearts 1: the moon takes both queens
+])
+def test_american_hearts_two_of_clubs_leads_and_moon(preset, moon):
+    deal, winners = _american(preset, MOON_PASSES, MOON_TRICKS)
     assert winners == [0] * 13
-    # P0 shot the moon: 13 hearts + QS = 26, scored as -26 for the shooter.
-    assert deal.penalty_taken == (26, 0, 0, 0)
-    assert deal.scores == (-26, 0, 0, 0)
+    assert deal.penalty_taken == (moon, 0, 0, 0)
+    assert deal.scores == (-moon, 0, 0, 0)
 
 
-def test_american_hearts_failed_moon_scores_normally():
-    deal, winners = _american("american_hearts", FAILED_PASSES, FAILED_TRICKS)
+@pytest.mark.parametrize("preset, p0", [
+    ("american_hearts", 25),  # P0: 12 hearts + QS = 25; P3: 2H = 1
+    ("pink_lady", 37),  # P0: the eleven hearts of 1 but 2H, QH 13 and QS 13 = 37; P3: 2H = 1
+])
+def test_american_hearts_failed_moon_scores_normally(preset, p0):
+    deal, winners = _american(preset, FAILED_PASSES, FAILED_TRICKS)
     assert winners == [0] * 10 + [3, 0, 0]
-    # P0: 12 hearts + QS = 25; P3: 2H = 1.
-    assert deal.scores == (25, 0, 0, 1)
-
-
-def test_pink_lady_moon_takes_both_queens():
-    # Pink Lady: QH 13 as well as QS 13, the other twelve hearts 1: 38. P0 took every heart and QS: a moon of 38.
-    deal, winners = _american("pink_lady", MOON_PASSES, MOON_TRICKS)
-    assert winners == [0] * 13
-    assert deal.penalty_taken == (38, 0, 0, 0)
-    assert deal.scores == (-38, 0, 0, 0)
-
-
-def test_pink_lady_queen_of_hearts_scores_13():
-    # P0 took eleven of the twelve other hearts (all but 2H: 11), QH (13) and QS (13): 37; P3 took 2H: 1.
-    deal, _ = _american("pink_lady", FAILED_PASSES, FAILED_TRICKS)
-    assert deal.scores == (37, 0, 0, 1)
+    assert deal.scores == (p0, 0, 0, 1)
 
 
 def test_spot_hearts_pip_values():
