@@ -155,3 +155,18 @@ def test_the_shipped_belief_loads_by_name_and_beats_the_uniform_belief_on_fresh_
                     torch.as_tensor(data["room"])).numpy()
     assert scores(p, data["holder"])["log_loss"] < scores(room_chances(data["eligible"], data["room"]),
                                                           data["holder"])["log_loss"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--deals", "100000000"], "--deals must be 5 to 50,000"),
+    (["--epochs", "0"], "--epochs 1 to 1000"),
+    (["--out", "OUTDIR"], "is a directory; give a file name"),
+    (["--agent", "bogus"], "--agent: unknown agent 'bogus'"),
+    (["--preset", "turbo_hearts"], "invalid choice: 'turbo_hearts'"),
+])
+def test_the_training_script_refuses_bad_arguments_before_it_plays(capsys, tmp_path, args, says):
+    with pytest.raises(SystemExit) as stop:
+        main([a.replace("OUTDIR", str(tmp_path)) for a in args] + ["--deals", "5"] * ("--deals" not in args))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert says in err[-1] and "Traceback" not in "\n".join(err)

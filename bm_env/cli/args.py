@@ -16,12 +16,11 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import tempfile
-from pathlib import Path
 from typing import Callable, Iterable, NoReturn
 
 from .. import __version__
 from ..config import MAX_WORKERS, NumberError, number
+from ..engine.files import unwritable_file, unwritable_folder
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")  # :func:`bm_env.x.y`, :mod:`~bm_env.x`
 _LITERAL = re.compile(r"``([^`]+)``")
@@ -103,43 +102,19 @@ def comma_list(allowed: Iterable[str]) -> Callable[[str], list[str]]:
     return convert
 
 
-def _probe(folder: Path, wanted: str) -> None:
-    """Raise ArgumentTypeError unless a file can be created in ``folder`` (or its nearest existing parent)."""
-    existing = folder
-    while not existing.exists():
-        if existing.parent == existing:
-            break
-        existing = existing.parent
-    if not existing.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {wanted}: {existing} is not a directory")
-    try:
-        with tempfile.TemporaryFile(dir=existing):
-            pass
-    except OSError as e:
-        raise argparse.ArgumentTypeError(f"cannot write {wanted}: {existing} is not writable ({e.strerror})") from None
-
-
 def output_file(value: str) -> str:
     """A file path the tool will be able to write at the end: not a directory, in a writable place."""
-    path = Path(value).expanduser()
-    if not value:
-        raise argparse.ArgumentTypeError("give a file name such as game.json")
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r} is a directory; give a file name such as game.json")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {value}: the file is not writable")
-    _probe(path.parent if str(path.parent) else Path("."), value)
+    problem = unwritable_file(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
 def output_dir(value: str) -> str:
     """A folder the tool will be able to write its files into (created at the end if missing)."""
-    path = Path(value).expanduser()
-    if not value:
-        raise argparse.ArgumentTypeError("give a folder name")
-    if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value} exists and is not a folder")
-    _probe(path, value)
+    problem = unwritable_folder(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 

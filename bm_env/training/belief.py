@@ -23,18 +23,23 @@ import sys
 import numpy as np
 import torch
 
-from ..agents import make_agent
+from ..agents import AgentSpecError, CheckpointError, make_agent
 from ..agents.belief import BeliefNet, chances, hidden_cards, holders, room_chances, save_belief
 from ..agents.pass_reading import pass_marginals
 from ..agents.playouts import heuristic_move
 from ..agents.shipped import shipped_spec
 from ..engine.cards import ACE_SPADES, KING_SPADES, QUEEN_SPADES
 from ..engine.deal import DONE, PLAY, Deal, deal_hands, pass_direction_for
+from ..engine.files import unwritable_file
 from ..engine.infostate import information_state
-from ..engine.rules import make_rules
+from ..engine.rules import PRESETS, make_rules
 from ..env.observation import encode
 
 HONOURS = (QUEEN_SPADES, KING_SPADES, ACE_SPADES)
+#: The most deals a run plays (about 50 positions a deal, an observation row each: some 1.7 GB of them at this
+#: count in black_maria) and the most epochs: more is a typo, not a run.
+MAX_DEALS = 50_000
+MAX_EPOCHS = 1_000
 
 
 def collect(rules, specs: str | list[str], deals: int, seed: int) -> dict:
@@ -139,7 +144,8 @@ def read_passes_chances(info, eligible: np.ndarray, room: np.ndarray, rng) -> np
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bm_env.training.belief", description=__doc__.split("\n")[0])
-    ap.add_argument("--preset", default="black_maria")
+    ap.add_argument("--preset", default="black_maria", choices=[p for p in PRESETS if not make_rules(p).uses_extensions],
+                    help="a preset of the classic rules, which the search that draws by the belief plays")
     ap.add_argument("--agent", action="append", default=None,
                     help="the spec playing every seat; given more than once, the deals take them in turn "
                          "(default: the shipped network)")
@@ -149,13 +155,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None, help="write the network there (a torch.save of plain data)")
     a = ap.parse_args(argv)
-    if a.deals < 5 or a.epochs < 1 or a.read_positions < 0:
-        ap.error("--deals must be at least 5, --epochs at least 1, --read-positions at least 0")
+    if not (5 <= a.deals <= MAX_DEALS and 1 <= a.epochs <= MAX_EPOCHS and 0 <= a.read_positions <= MAX_DEALS):
+        ap.error(f"--deals must be 5 to {MAX_DEALS:,}, --epochs 1 to {MAX_EPOCHS}, --read-positions 0 to {MAX_DEALS:,}; "
+                 f"got {a.deals}, {a.epochs}, {a.read_positions}")
+    problem = unwritable_file(a.out) if a.out is not None else None
+    if problem:
+        ap.error(f"--out: {problem}")
     rules = make_rules(a.preset)
     specs = a.agent or [shipped_spec(a.preset, rules.num_players)]
     if specs[0] is None:
         ap.error(f"no shipped network for {a.preset}; give --agent SPEC")
-    data = collect(rules, specs, a.deals, a.seed)
+    try:
+        data = collect(rules, specs, a.deals, a.seed)
+    except (AgentSpecError, CheckpointError) as e:
+        ap.error(f"--agent: {e}")
     held_out = data["deal"] >= a.deals * 4 // 5
     net = train(data, np.flatnonzero(~held_out), a.epochs, a.seed)
     test = np.flatnonzero(held_out)
