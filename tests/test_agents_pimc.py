@@ -318,6 +318,23 @@ def test_the_seat_order_draws_as_numpys_weighted_choice_without_replacement(weig
     assert ours.bit_generator.state == numpys.bit_generator.state
 
 
+class _HighDraws:
+    """A generator whose every uniform draw is just below 1, the largest a double in [0, 1) rounds up from."""
+
+    def random(self, size):
+        return np.full(size, 0.99999998)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, int])
+def test_a_draw_near_one_takes_the_last_weighted_position_whatever_the_weights_type(dtype):
+    """The belief's weights are float32 scalars; a draw just below 1 must still land on a position, not past the
+    last one (which in float32 arithmetic it did)."""
+    from bm_env.agents.pimc import _draw_order
+
+    weights = [dtype(w) for w in (3.787906, 1.8711644)] if dtype is not int else [4, 2]
+    assert _draw_order(weights, _HighDraws()) == [1, 0]
+
+
 def hall_over_suits(count, cap, eligible):
     """Hall's condition as first written: every non-empty set of suits fits in the room of the seats that may
     hold one of them."""

@@ -78,8 +78,11 @@ def _draw_order(weights: list[float], rng: np.random.Generator) -> list[int]:
     cumulative distribution of the weights left.
     """
     n = len(weights)
-    total = sum(weights)
-    p = [w / total for w in weights]
+    # In Python floats: numpy float32 weights (the belief's) would compare a draw such as 0.99999998 with the
+    # cumulative distribution in float32, where it rounds to 1.0 and falls past the last position.
+    p = [float(w) for w in weights]
+    total = sum(p)
+    p = [w / total for w in p]
     order: list[int] = []
     while len(order) < n:
         draws = rng.random(n - len(order)).tolist()
