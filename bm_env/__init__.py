@@ -4,7 +4,8 @@ The package is in layers, each standing only on those before it (``tests/test_la
 every import, lazy ones included, and holds the order):
 
 - :mod:`bm_env.engine`: the rules engine (cards, rules and presets, deals, matches,
-  information states, records and the thoughts they carry), numpy and the standard library only;
+  information states, records and the thoughts they carry), numpy and the standard library only,
+  with :mod:`bm_env.systems`, the rule systems whose options and checks the rules object is made of;
 - :mod:`bm_env.package_data` and :mod:`bm_env.config`: the shipped agents' and configs' files,
   and the typed YAML configs of ``bm-eval`` and of the trainer;
 - :mod:`bm_env.pictures`: tables and replays drawn from game records;

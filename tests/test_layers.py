@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The layers, lowest first: a module may import (at its top or inside a function, or name to importlib) only
 # modules of its own layer or of the layers before it. Every module of the package must be in one.
 LAYERS = (
-    ("bm_env", "bm_env.engine"),  # the rules engine; the package's own __init__ re-exports it
+    ("bm_env", "bm_env.engine", "bm_env.systems"),  # the rules engine and its rule systems; bm_env re-exports it
     ("bm_env.package_data", "bm_env.config"),  # the shipped files, and the typed YAML configs
     ("bm_env.pictures",),  # tables and replays drawn from game records
     ("bm_env.env", "bm_env.black_maria_v0"),  # the PettingZoo environment and its observation
@@ -127,8 +127,9 @@ def test_the_engine_imports_only_numpy_and_the_standard_library():
         """,
         """
         import importlib, pkgutil
-        import bm_env, bm_env.engine
-        names = [m.name for m in pkgutil.iter_modules(bm_env.engine.__path__, "bm_env.engine.")]
+        import bm_env, bm_env.engine, bm_env.systems
+        names = [m.name for package in (bm_env.engine, bm_env.systems)
+                 for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
         for name in names:
             importlib.import_module(name)
         # the engine works, not just imports: a whole match, recorded and replayed

@@ -14,7 +14,8 @@ says what is allowed: ``render_seat must be a seat in 0..2, got 5``. The rule, f
 - a choice is one of its listed values, compared by type and value.
 
 Every refusal is a ``ValueError``; a face passes its own subclass where it has one (the rules
-pass :class:`~bm_env.engine.rules.RulesError`). This module imports only numpy and the standard
+pass :class:`RulesError`, defined here so that the rule systems of :mod:`bm_env.systems`
+can raise it without the rules module). This module imports only numpy and the standard
 library, like the rest of the engine. Numbers a person types (a command-line flag, a config key,
 an agent spec's argument) arrive as text or as YAML's numbers and are read by
 :func:`bm_env.config.number`, which takes its whole numbers from :func:`is_whole` here.
@@ -31,6 +32,11 @@ from .cards import NUM_CARDS
 
 #: The largest bit mask of cards: every one of the 52 cards.
 MAX_MASK = (1 << NUM_CARDS) - 1
+
+
+class RulesError(ValueError):
+    """A rules object or preset request that cannot be built, with the reason and the allowed values."""
+
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 40

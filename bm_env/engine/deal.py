@@ -56,7 +56,8 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .rules import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS, Rules, partner_of
+from ..systems.table import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS
+from .rules import Rules, partner_of
 from .scoring import deal_scores, moon_shooter
 
 PASS, CHARGE, PLAY, DISCARD, MOON, DONE = "pass", "charge", "play", "discard", "moon", "done"

@@ -11,61 +11,36 @@ A preset is just an instance (:class:`Preset`), built by :func:`~bm_env.make_rul
 "black_maria with the moon rule and hearts led any time" is ``make_rules("black_maria",
 moon="shooter_minus", hearts_lead="any_time")``. Construction validates everything: an
 unknown option, a value outside the allowed set, a wrong type or an impossible combination
-raises :class:`RulesError` naming the problem and what is allowed. The options beyond the
-classic trick-avoidance game (two decks, kitties, scatter and optional passes, the moon
-choice and the sun, the queen when safe, charging, the 10♣ multiplier, booster nines,
-teams) are the *extensions* (:attr:`~bm_env.Rules.uses_extensions`): they add decisions and
-observation parts.
+raises :class:`~bm_env.RulesError` naming the problem and what is allowed.
+
+Each option belongs to one rule system of :mod:`bm_env.systems`, which holds its type, its
+allowed values and its checks; this module builds, checks and names the whole. The options
+beyond the classic trick-avoidance game (two decks, kitties, scatter and optional passes, the
+moon choice and the sun, the queen when safe, charging, the 10♣ multiplier, booster nines,
+teams) are the *extensions* (:attr:`~bm_env.Rules.uses_extensions`, read off the systems): they
+add decisions and observation parts.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any, Callable, Mapping, TypeVar
 
+from ..systems import SYSTEMS
+from ..systems.kitty import KITTIES
+from ..systems.match import MATCH_ENDS, TIE_BREAKS
+from ..systems.moon import MOONS
+from ..systems.passing import PASS_CYCLES, SCATTER, direction_offset, scatter_offsets
+from ..systems.play import FIRST_LEADS, HEARTS_LEADS, TRUMPS
+from ..systems.table import DECK_TABLES
+from ..systems.teams import TEAMS, partner_of
 from . import checks
-from .actions import CHARGE_DONE, MOON_ADD, PASS_ON
-from .cards import CLUBS, FULL_DECK, NUM_CARDS, QUEEN_SPADES, SUIT_MASKS, card_str, mask_of, parse_card
+from .cards import FULL_DECK, NUM_CARDS, QUEEN_SPADES, card_str, mask_of, parse_card
+from .checks import RulesError
 
 T = TypeVar("T")
-
-
-class RulesError(ValueError):
-    """A rules object or preset request that cannot be built, with the reason and the allowed values."""
-
-
-# ---------------------------------------------------------------------------
-# Deck tables: which cards each player count removes so that the deal is even.
-# ---------------------------------------------------------------------------
-
-
-def _cards(*names: str) -> frozenset[int]:
-    return frozenset(parse_card(n) for n in names)
-
-
-_TWOS = ("2C", "2D", "2H", "2S")
-
-#: Named removal tables, player count -> removed cards. Two players always use the full
-#: deck (26 each): that is the British rules' tie-break deal between two tied players.
-DECK_TABLES: dict[str, dict[int, frozenset[int]]] = {
-    # the British rules (7 players: docs/rules.md): 3p no 2C; 4p full; 5p no 2C 2S; 6p no 2s; 7p no 2C 2D 2S.
-    "black_maria": {
-        2: frozenset(), 3: _cards("2C"), 4: frozenset(), 5: _cards("2C", "2S"),
-        6: _cards(*_TWOS), 7: _cards("2C", "2D", "2S"),
-    },
-    # the 3-7 player rules: 3p no 2C; 5p no 2C 2D; 6p no 2s; 7p all 2s but 2H.
-    "black_maria_26": {
-        2: frozenset(), 3: _cards("2C"), 4: frozenset(), 5: _cards("2C", "2D"),
-        6: _cards(*_TWOS), 7: _cards("2C", "2D", "2S"),
-    },
-    # Pagat ("Other numbers of players", method 3): 3p no 2D; 5p no 2D 2C.
-    "american_hearts": {2: frozenset(), 3: _cards("2D"), 4: frozenset(), 5: _cards("2D", "2C")},
-    # The full deck only divides evenly between 2 and 4 players.
-    "full": {2: frozenset(), 4: frozenset()},
-}
 
 
 # ---------------------------------------------------------------------------
@@ -112,86 +87,10 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
 }
 
 
-# ---------------------------------------------------------------------------
-# Allowed values of the enumerated options.
-# ---------------------------------------------------------------------------
-
-FIRST_LEADS = ("eldest_any", "eldest_non_heart", "lowest_club", "lowest_club_any_club")
-HEARTS_LEADS = ("any_time", "when_broken")
-TRUMPS = ("none", "hearts")
-MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win", "shooter_choice")
-MATCH_ENDS = ("deals", "threshold_reached", "threshold_passed")
-TIE_BREAKS = ("tied_players", "all_players", "shared")
-PASS_ORDERS = ("cycle", "random")
-KITTIES = ("none", "first_trick", "first_point")
-TEAMS = ("none", "joint", "individual")
-MAX_PLAYERS_ONE_DECK = 7
-MAX_PLAYERS_TWO_DECKS = 10
-SCATTER = "scatter"
 #: What the int8 observation (bm_env/env/observation.py) can hold: a rule value in one cell
 #: (card values, the clean-trick bonus), points and totals in two cells (|v| at most 4095).
 CELL_RANGE = (-128, 127)
 NUMBER_LIMIT = 4095
-
-#: Named pass cycles of Pagat's (a ``pass_cycle`` may be given by one of these names).
-PASS_CYCLES: dict[str, tuple[str, ...]] = {
-    "american": ("left", "right", "across", "hold"),
-    "no_hold": ("left", "right", "across"),
-    "scatter_for_hold": ("left", "right", "across", "scatter"),
-    "scatter_and_hold": ("left", "right", "across", "scatter", "hold"),
-    "three_hold": ("left", "right", "hold"),  # 3 or 5 players
-    "three": ("left", "right"),  # 3 or 5 players
-    "three_scatter": ("left", "right", "scatter"),  # 3 players passing 4 (two to each)
-    "three_scatter_hold": ("left", "right", "scatter", "hold"),
-    "five_second": ("left", "right", "left2", "right2", "hold"),
-    "five_alternating": ("left", "right", "left2", "hold", "left", "right", "right2", "hold"),
-}
-_DIRECTION_RE = re.compile(r"^(left|right)([2-9]?)$")  # "left1" is spelt "left"
-DIRECTION_FORMS = (
-    "left, right, across, hold, scatter (one card to each other player), "
-    "or left2..left9 / right2..right9 (the k-th player to that side)"
-)
-
-
-@lru_cache(maxsize=None)  # every deal asks; a regular-expression match each time cost a microsecond
-def direction_offset(direction: str, num_players: int) -> int:
-    """Seat offset of the receiver for a pass direction at a table of ``num_players``; 0 = hold.
-
-    ``across`` at an odd table (possible only in a tie-break deal among an odd number of
-    tied players) and a k-th pass that wraps onto the passer hold: nobody passes.
-    """
-    if direction == "hold":
-        return 0
-    if direction == SCATTER:
-        raise RulesError("a scatter pass has no single receiver; use scatter_offsets(num_players, count)")
-    if direction == "across":
-        return num_players // 2 if num_players % 2 == 0 else 0
-    m = _DIRECTION_RE.match(direction)
-    if m is None:
-        raise RulesError(f"unknown pass direction {checks.shown(direction)}; allowed: {DIRECTION_FORMS}")
-    k = int(m.group(2) or 1)
-    return (k if m.group(1) == "left" else -k) % num_players
-
-
-def partner_of(seat):
-    """The partner of ``seat`` under ``teams`` (or of each seat of an array): the player across.
-
-    Partnerships are played by four players only (:class:`Rules` refuses other counts).
-    """
-    return (seat + 2) % 4
-
-
-def scatter_offsets(num_players: int, count: int) -> tuple[int, ...] | None:
-    """Receiver offset of each pick of a scatter pass, or None when ``count`` cannot be scattered evenly.
-
-    Pagat: one card to each other player; with 3 players passing 4, two to each. Picks
-    go in blocks: the first ``count / (n-1)`` to the left, the next to the 2nd left, and so on.
-    """
-    others = num_players - 1
-    if others < 1 or count <= 0 or count % others:
-        return None
-    per = count // others
-    return tuple(1 + i // per for i in range(count))
 
 
 @dataclass(frozen=True)
@@ -318,33 +217,9 @@ class Rules:
 
     @property
     def uses_extensions(self) -> tuple[str, ...]:
-        """Names of the extension options in use (see the module docstring); empty for the classic presets."""
-        out = []
-        if self.decks != 1:
-            out.append("two_decks")
-        if self.kitty != "none":
-            out.append("kitty")
-        if self.kitty_to_hand:
-            out.append("kitty_to_hand")
-        if any(d == SCATTER for d in self.pass_cycle):
-            out.append("scatter")
-        if self.optional_pass:
-            out.append("optional_pass")
-        if self.moon_choice:
-            out.append("moon_choice")
-        if self.sun_points is not None:
-            out.append("sun")
-        if self.queen_when_safe:
-            out.append("queen_when_safe")
-        if self.charging:
-            out.append("charging")
-        if self.ten_clubs_multiplier:
-            out.append("ten_clubs_multiplier")
-        if self.booster_nines:
-            out.append("booster_nines")
-        if self.teams != "none":
-            out.append("teams")
-        return tuple(out)
+        """Names of the extension features in use, read off the rule systems (:mod:`bm_env.systems`);
+        empty for the classic presets. Each names the observation parts it adds."""
+        return self._derived()[0]
 
     def passes_for(self, num_players: int | None = None) -> int:
         """Cards each player passes at a table of ``num_players``."""
@@ -358,15 +233,21 @@ class Rules:
         """Size of the action space: the 52 card ids, then the extra decision ids these rules use.
 
         The extra ids are fixed (:mod:`bm_env.engine.actions`); the space ends after the highest one
-        in use, so rules without extra decisions keep exactly 52 actions.
+        that a system in use adds, so rules without extra decisions keep exactly 52 actions.
         """
-        if self.optional_pass:
-            return PASS_ON + 1
-        if self.moon_choice:
-            return MOON_ADD + 1
-        if self.charging:
-            return CHARGE_DONE + 1
-        return NUM_CARDS
+        return self._derived()[1]
+
+    def _derived(self) -> tuple[tuple[str, ...], int]:
+        # Read at every deal and observation; the systems are asked once per rules object and the
+        # answer kept on the instance, like the hash (and, like it, left out of pickles).
+        try:
+            return self._features_and_actions
+        except AttributeError:
+            features = tuple(f for system in SYSTEMS for f in system.features(self))
+            last = max((a for system in SYSTEMS for f, a in system.decisions.items() if f in features),
+                       default=NUM_CARDS - 1)
+            object.__setattr__(self, "_features_and_actions", (features, last + 1))
+            return self._features_and_actions
 
     def replace(self, **changes: Any) -> "Rules":
         """A copy with some options changed (validated like a new object)."""
@@ -505,23 +386,10 @@ def _made(fields: dict[str, Any]) -> Rules:
     return _MADE.setdefault(rules, rules)
 
 
-_FIELD_TYPES = {
-    "num_players": int, "deck_table": str, "pass_count": int, "pass_count_over_four": (int, type(None)),
-    "pass_cycle": tuple, "pass_order": str, "no_pass_cards": tuple, "first_lead": str, "hearts_lead": str,
-    "queen_breaks_hearts": bool, "lead_hearts_with_queen_only": bool, "first_trick_no_points": bool,
-    "trumps": str, "card_values": tuple, "clean_trick_bonus": int, "lower_wins": bool, "moon": str,
-    "match_end": str, "match_deals": int, "match_threshold": int, "match_floor": (int, type(None)),
-    "exact_reset": (tuple, type(None)), "tie_break": str, "decks": int, "kitty": str, "kitty_to_hand": bool,
-    "optional_pass": bool, "sun_points": (int, type(None)), "queen_when_safe": bool, "charging": bool,
-    "ten_clubs_multiplier": bool, "booster_nines": bool, "teams": str,
-}
-assert set(_FIELD_TYPES) == set(OPTION_NAMES)
-
-_CHOICES = {
-    "deck_table": tuple(DECK_TABLES), "pass_order": PASS_ORDERS, "first_lead": FIRST_LEADS,
-    "hearts_lead": HEARTS_LEADS, "trumps": TRUMPS, "moon": MOONS, "match_end": MATCH_ENDS,
-    "tie_break": TIE_BREAKS, "kitty": KITTIES, "teams": TEAMS,
-}
+_FIELD_TYPES = {name: typ for system in SYSTEMS for name, typ in system.options.items()}
+_CHOICES = {name: allowed for system in SYSTEMS for name, allowed in system.choices.items()}
+if sorted(_FIELD_TYPES) != sorted(OPTION_NAMES) or len(_FIELD_TYPES) != sum(len(s.options) for s in SYSTEMS):
+    raise ImportError("every Rules option must be owned by exactly one rule system of bm_env.systems")
 
 
 def _fail(msg: str) -> None:
@@ -529,12 +397,13 @@ def _fail(msg: str) -> None:
 
 
 def _validate(r: Rules) -> None:
-    """Every check of a rules object, in the order that names the first mistake a user would fix."""
+    """Every check of a rules object: the types, each system's own checks in the registry's order (which
+    names the first mistake a user would fix), then the numbers the observation must hold."""
     _validate_types(r)
-    _validate_table(r)
-    _validate_passing(r)
-    _validate_cards(r)
-    _validate_extensions(r)
+    for system in SYSTEMS:
+        problem = system.problem(r)
+        if problem:
+            _fail(problem)
     _validate_numbers(r)
 
 
@@ -552,89 +421,9 @@ def _validate_types(r: Rules) -> None:
             _fail(f"rules option {name}={checks.shown(getattr(r, name))} is not allowed; allowed: {list(allowed)}")
 
 
-def _validate_table(r: Rules) -> None:
-    """The decks, the player count and the deck table that deals to it."""
-    n = r.num_players
-    if r.decks not in (1, 2):
-        _fail(f"decks={r.decks} is not allowed; allowed: 1, or 2 (Cancellation, two decks shuffled together)")
-    if r.decks == 2 and r.kitty == "none":
-        _fail("decks=2 deals the two decks as far as they go; it needs a kitty rule for the rest "
-              f"(kitty one of {[k for k in KITTIES if k != 'none']})")
-    top = MAX_PLAYERS_ONE_DECK if r.decks == 1 else MAX_PLAYERS_TWO_DECKS
-    if not 3 <= n <= top:
-        _fail(f"num_players={n} is not allowed; allowed: 3 to {top} (2 only for a tie-break deal; "
-              f"{MAX_PLAYERS_TWO_DECKS} with decks=2)")
-    table = DECK_TABLES[r.deck_table]
-    if r.kitty == "none" and n not in table:
-        _fail(f"deck table {r.deck_table!r} does not cover {n} players; it covers {sorted(k for k in table if k >= 3)}")
-    if r.tie_break == "tied_players" and r.kitty == "none":
-        missing = [k for k in range(2, n) if k not in table]
-        if missing:
-            _fail(
-                f"tie_break='tied_players' needs deals among fewer players, but deck table {r.deck_table!r} "
-                f"does not cover {missing} players; use tie_break 'all_players' or another deck table"
-            )
-
-
-def _validate_passing(r: Rules) -> None:
-    """The pass cycle's directions, the pass counts and the cards that may not be passed."""
-    n = r.num_players
-    if not r.pass_cycle:
-        _fail(f"pass_cycle must name at least one direction ({DIRECTION_FORMS})")
-    for d in r.pass_cycle:
-        if not isinstance(d, str):
-            _fail(f"pass_cycle entries must be strings ({DIRECTION_FORMS}), got {checks.shown(d)}")
-        if d == "across" and n % 2:
-            _fail(f"pass_cycle has 'across' but {n} players have nobody across; across needs an even player count")
-        if d == SCATTER:
-            if scatter_offsets(n, r.passes_for()) is None:
-                _fail(f"a scatter pass gives the same number of cards to each of the other {n - 1} players; "
-                      f"pass_count {r.passes_for()} is not a positive multiple of {n - 1}")
-            continue
-        if d != "across" and d != "hold":
-            direction_offset(d, n)
-            k = int(_DIRECTION_RE.match(d).group(2) or 1)
-            if k >= n:
-                _fail(f"pass direction {d!r} needs more than {n} players; with {n} players k is at most {n - 1}")
-    for count_name in ("pass_count", "pass_count_over_four"):
-        count = getattr(r, count_name)
-        if count is not None and count < 0:
-            _fail(f"{count_name}={count} must not be negative")
-    hand = r.hand_size()
-    if r.passes_for() > hand:
-        _fail(f"a pass of {r.passes_for()} cards is larger than a hand of {hand} cards with {n} players")
-    for c in r.no_pass_cards:
-        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_CARDS:
-            _fail(f"no_pass_cards must hold cards (ids 0..51 or strings like 'QS'), got {checks.shown(c)}")
-
-
-def _validate_cards(r: Rules) -> None:
-    """Card values, the first lead, the match length and the moon rule's need of penalty cards."""
-    if len(r.card_values) != NUM_CARDS:
-        _fail(f"card_values must be 52 ints, one per card id; got {len(r.card_values)} values")
-    not_ints = [f"{card_str(c)}={checks.shown(x)}" for c, x in enumerate(r.card_values)
-                if not isinstance(x, int) or isinstance(x, bool)]
-    if not_ints:
-        _fail(f"card_values must be whole numbers; got {', '.join(not_ints[:4])}")
-    if r.first_lead.startswith("lowest_club") and not r.deck_mask() & SUIT_MASKS[CLUBS]:
-        _fail("first_lead lowest_club needs clubs in the deck")
-    if r.match_deals < 1:
-        _fail(f"match_deals={r.match_deals} must be at least 1")
-    if r.exact_reset is not None:
-        if len(r.exact_reset) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.exact_reset):
-            _fail(f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {checks.shown(r.exact_reset)}")
-    if r.moon != "off" and not any(v > 0 for v in r.card_values):
-        _fail("a moon rule needs penalty cards (cards of positive value) to capture")
-
-
 def _validate_numbers(r: Rules) -> None:
-    """Thresholds that can end a match, and every number the observation must hold."""
-    if r.match_end != "deals" and r.match_threshold <= 0:
-        _fail(f"match_threshold={r.match_threshold} must be positive: a {r.match_end} match ends when the highest "
-              "total reaches it, and totals start at 0")
-    if r.match_floor is not None and r.match_floor >= 0:
-        _fail(f"match_floor={r.match_floor} must be negative: someone at or below it ends the match, "
-              "and totals start at 0")
+    """Every number the observation must hold, across the systems: rule values in one cell, points
+    and totals in two."""
     low, high = CELL_RANGE
     bad = [f"{card_str(c)}={v}" for c, v in enumerate(r.card_values) if not low <= v <= high]
     if bad:
@@ -679,33 +468,6 @@ def max_deal_points(r: Rules) -> int:
     if r.ten_clubs_multiplier:
         points *= 4 if r.charging else 2
     return points
-
-
-def _validate_extensions(r: Rules) -> None:
-    """The extension options and the combinations the engine does not play."""
-    n = r.num_players
-    if r.kitty_to_hand and r.kitty == "none":
-        _fail("kitty_to_hand needs a kitty rule (kitty='first_trick' or 'first_point')")
-    if r.optional_pass and r.passes_for() == 0:
-        _fail("optional_pass needs a pass (pass_count > 0)")
-    if r.sun_points is not None:
-        if r.moon == "off":
-            _fail("sun_points scores shooting the sun like the moon; it needs a moon rule (moon != 'off')")
-        if r.sun_points <= 0:
-            _fail(f"sun_points={r.sun_points} must be positive (Pagat scores the sun as 52)")
-    if r.teams != "none":
-        if n != 4:
-            _fail(f"teams={r.teams!r} is played by 4 players in two partnerships across; got num_players={n}")
-        if r.tie_break == "tied_players":
-            _fail("teams need tie_break 'all_players' or 'shared' (a tie-break deal among tied players splits a team)")
-    if r.decks == 2:
-        for name in ("charging", "booster_nines"):
-            if getattr(r, name):
-                _fail(f"{name} is not supported with two decks (no source combines them)")
-        if r.teams != "none":
-            _fail("teams are not supported with two decks (partnerships are a 4-player, one-deck game)")
-    if r.trumps != "none" and r.booster_nines:
-        _fail("booster_nines is defined without trumps (Pagat); use trumps='none'")
 
 
 # ---------------------------------------------------------------------------

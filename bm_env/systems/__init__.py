@@ -1,0 +1,45 @@
+"""The rule systems of the Hearts family, one module each, and their registry.
+
+Each module registers one :class:`~bm_env.systems.component.RuleSystem`: the
+:class:`~bm_env.Rules` options it owns with their types, allowed values and checks,
+the extension features it adds when in use, the decision ids it adds to the action space, and
+whether the vector engine plays it. :data:`SYSTEMS` is the registry, in the order the rules
+object checks them (the first mistake a user would fix comes first) and lists their features.
+
+- :mod:`.two_decks`: Cancellation's two decks, whose identical cards cancel;
+- :mod:`.table`: the players and the deck table that deals to them;
+- :mod:`.kitty`: the cards left over after an even deal, and who takes them;
+- :mod:`.passing`: the pass (its size, direction cycle and order, unpassable cards, scatter,
+  optional passing on);
+- :mod:`.play`: leading and following (the first lead, hearts, trumps);
+- :mod:`.scoring`: card values, the clean-trick bonus, which way the score counts;
+- :mod:`.moon`: shooting the moon (and the sun);
+- :mod:`.match`: how a match ends and ties are broken;
+- :mod:`.queen_when_safe`, :mod:`.charging`, :mod:`.ten_clubs`, :mod:`.booster_nines`,
+  :mod:`.teams`: the other extension systems, each named for its rule.
+
+Like the rules engine, this package imports only numpy and the standard library.
+"""
+
+from __future__ import annotations
+
+from . import booster_nines, charging, kitty, match, moon, passing, play, queen_when_safe, scoring, table, teams
+from . import ten_clubs, two_decks
+from .component import RuleSystem
+
+#: Every rule system, in checking order.
+SYSTEMS: tuple[RuleSystem, ...] = tuple(m.SYSTEM for m in (
+    two_decks, table, kitty, passing, play, scoring, moon, match, queen_when_safe, charging, ten_clubs,
+    booster_nines, teams,
+))
+
+
+def system_of(option: str) -> RuleSystem:
+    """The system that owns a rules option."""
+    for system in SYSTEMS:
+        if option in system.options:
+            return system
+    raise KeyError(f"no rule system owns the option {option!r}")
+
+
+__all__ = ["RuleSystem", "SYSTEMS", "system_of"]

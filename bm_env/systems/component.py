@@ -1,0 +1,41 @@
+"""What one rule system declares: its options, their checks, and what it adds to the game.
+
+A :class:`RuleSystem` is a system's registration. :class:`~bm_env.Rules` takes its
+option types, allowed values and checks from the registered systems; its extension features
+(:attr:`~bm_env.Rules.uses_extensions`, which name the observation's extra parts),
+its action space (:attr:`~bm_env.Rules.num_actions`) and the vector engine's support
+check (:func:`~bm_env.vector.check_supported`) are read off them too. A system's checks take a
+built rules object and return the first problem in words, or None, so this package needs nothing
+of the rules module and the rules module can stand on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+
+def _none(rules: Rules) -> Any:
+    """No problem: a system without checks of its own (its options' types and choices are checked for it)."""
+    return None
+
+
+def _no_features(rules: Rules) -> tuple[str, ...]:
+    """No extension features: a system of the classic game, which adds no observation part."""
+    return ()
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """One rule system's registration (see the module docstring)."""
+
+    name: str  # the system's name, as docs/rules.md calls it
+    options: Mapping[str, type | tuple[type, ...]]  # each Rules option it owns -> its allowed type(s)
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # options with a closed set of values
+    problem: Callable[[Rules], str | None] = _none  # the first thing wrong with its options, in words
+    features: Callable[[Rules], tuple[str, ...]] = _no_features  # its extension features in use
+    decisions: Mapping[str, int] = field(default_factory=dict)  # feature -> the last action id it adds
+    vector: bool = True  # whether the vector engine plays it

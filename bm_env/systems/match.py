@@ -1,0 +1,48 @@
+"""The match: a fixed number of deals or a threshold, its floor and exact resets, and tie breaks.
+
+The British rules play a multiple of the player count and break a tie with an extra deal among
+the tied players; Pagat and Petrone's rules play to a threshold and play on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.checks import shown
+from .component import RuleSystem
+from .table import DECK_TABLES
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+MATCH_ENDS = ("deals", "threshold_reached", "threshold_passed")
+TIE_BREAKS = ("tied_players", "all_players", "shared")
+
+
+def _problem(r: Rules) -> str | None:
+    if r.tie_break == "tied_players" and r.kitty == "none":
+        missing = [k for k in range(2, r.num_players) if k not in DECK_TABLES[r.deck_table]]
+        if missing:
+            return (f"tie_break='tied_players' needs deals among fewer players, but deck table {r.deck_table!r} "
+                    f"does not cover {missing} players; use tie_break 'all_players' or another deck table")
+    if r.match_deals < 1:
+        return f"match_deals={r.match_deals} must be at least 1"
+    if r.exact_reset is not None:
+        if len(r.exact_reset) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in r.exact_reset):
+            return f"exact_reset must be a pair (score, reset_to) such as (100, 50); got {shown(r.exact_reset)}"
+    if r.match_end != "deals" and r.match_threshold <= 0:
+        return (f"match_threshold={r.match_threshold} must be positive: a {r.match_end} match ends when the highest "
+                "total reaches it, and totals start at 0")
+    if r.match_floor is not None and r.match_floor >= 0:
+        return (f"match_floor={r.match_floor} must be negative: someone at or below it ends the match, "
+                "and totals start at 0")
+    return None
+
+
+SYSTEM = RuleSystem(
+    name="match",
+    options={"match_end": str, "match_deals": int, "match_threshold": int, "match_floor": (int, type(None)),
+             "exact_reset": (tuple, type(None)), "tie_break": str},
+    choices={"match_end": MATCH_ENDS, "tie_break": TIE_BREAKS},
+    problem=_problem,
+)

@@ -1,0 +1,43 @@
+"""Partnerships (Pagat, Partnership Hearts): four players, partners across.
+
+``teams="joint"`` keeps tricks and scores together (a team slam: the partner with more of the
+points chooses); ``"individual"`` scores each player and lets the team totals decide.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .component import RuleSystem
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+TEAMS = ("none", "joint", "individual")
+
+
+def partner_of(seat):
+    """The partner of ``seat`` under ``teams`` (or of each seat of an array): the player across.
+
+    Partnerships are played by four players only (:class:`~bm_env.Rules` refuses other counts).
+    """
+    return (seat + 2) % 4
+
+
+def _problem(r: Rules) -> str | None:
+    if r.teams == "none":
+        return None
+    if r.num_players != 4:
+        return f"teams={r.teams!r} is played by 4 players in two partnerships across; got num_players={r.num_players}"
+    if r.tie_break == "tied_players":
+        return "teams need tie_break 'all_players' or 'shared' (a tie-break deal among tied players splits a team)"
+    return None
+
+
+SYSTEM = RuleSystem(
+    name="teams",
+    options={"teams": str},
+    choices={"teams": TEAMS},
+    problem=_problem,
+    features=lambda r: ("teams",) if r.teams != "none" else (),
+)

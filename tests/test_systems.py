@@ -1,0 +1,105 @@
+"""The rule systems' registry: each option's one module, and what the rules object and the vector engine read
+off the systems (the extension features, the action space, what the vector engine plays)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bm_env.engine.actions import CHARGE_DONE, MOON_ADD, PASS_ON
+from bm_env.engine.rules import OPTION_NAMES, Rules, make_rules
+from bm_env.systems import SYSTEMS, RuleSystem, system_of
+from bm_env.vector import UnsupportedRulesError, check_supported
+
+#: Every rules option, by the module of bm_env.systems that owns it.
+OPTION_MODULE = {
+    "num_players": "table", "deck_table": "table",
+    "pass_count": "passing", "pass_count_over_four": "passing", "pass_cycle": "passing", "pass_order": "passing",
+    "no_pass_cards": "passing", "optional_pass": "passing",
+    "first_lead": "play", "hearts_lead": "play", "queen_breaks_hearts": "play",
+    "lead_hearts_with_queen_only": "play", "first_trick_no_points": "play", "trumps": "play",
+    "card_values": "scoring", "clean_trick_bonus": "scoring", "lower_wins": "scoring",
+    "moon": "moon", "sun_points": "moon",
+    "match_end": "match", "match_deals": "match", "match_threshold": "match", "match_floor": "match",
+    "exact_reset": "match", "tie_break": "match",
+    "decks": "two_decks", "kitty": "kitty", "kitty_to_hand": "kitty", "queen_when_safe": "queen_when_safe",
+    "charging": "charging", "ten_clubs_multiplier": "ten_clubs", "booster_nines": "booster_nines", "teams": "teams",
+}
+
+
+def _module_of(system: RuleSystem) -> str:
+    import bm_env.systems as package
+
+    for name in vars(package):
+        module = getattr(package, name)
+        if getattr(module, "SYSTEM", None) is system:
+            return name
+    raise AssertionError(f"system {system.name} is registered by no module of bm_env.systems")
+
+
+def test_each_option_lives_in_exactly_one_system_module():
+    assert sorted(OPTION_MODULE) == sorted(OPTION_NAMES)
+    owners = {}
+    for system in SYSTEMS:
+        for option in system.options:
+            assert option not in owners, f"{option} is owned by {owners[option]} and {system.name}"
+            owners[option] = _module_of(system)
+    assert owners == OPTION_MODULE
+    assert all(_module_of(system_of(option)) == module for option, module in OPTION_MODULE.items())
+    with pytest.raises(KeyError, match="no rule system owns the option 'jokers'"):
+        system_of("jokers")
+
+
+def test_each_system_declares_the_types_and_choices_the_rules_check():
+    for system in SYSTEMS:
+        assert set(system.choices) <= set(system.options), system.name
+        for option, allowed in system.choices.items():
+            default = Rules.__dataclass_fields__[option].default
+            assert default in allowed and len(set(allowed)) == len(allowed)
+            with pytest.raises(ValueError, match=rf"rules option {option}='bogus' is not allowed; allowed: "):
+                make_rules("black_maria", **{option: "bogus"})
+
+
+# One rules object per extension feature: the feature it turns on, and the highest action id it adds.
+FEATURES = [
+    ("cancellation", {}, ("two_decks", "kitty"), 51),
+    ("black_maria", {"kitty": "first_point", "kitty_to_hand": True}, ("kitty", "kitty_to_hand"), 51),
+    ("american_hearts", {"pass_cycle": ("left", "scatter"), "pass_count": 3, "num_players": 4}, ("scatter",), 51),
+    ("american_hearts", {"optional_pass": True}, ("optional_pass",), PASS_ON),
+    ("american_hearts", {"moon": "shooter_choice"}, ("moon_choice",), MOON_ADD),
+    ("american_hearts", {"sun_points": 52}, ("sun",), 51),
+    ("american_hearts", {"queen_when_safe": True}, ("queen_when_safe",), 51),
+    ("american_hearts", {"charging": True}, ("charging",), CHARGE_DONE),
+    ("american_hearts", {"ten_clubs_multiplier": True}, ("ten_clubs_multiplier",), 51),
+    ("american_hearts", {"booster_nines": True}, ("booster_nines",), 51),
+    ("american_hearts", {"teams": "individual"}, ("teams",), 51),
+    ("american_hearts", {"optional_pass": True, "moon": "shooter_choice", "charging": True},
+     ("optional_pass", "moon_choice", "charging"), PASS_ON),
+]
+
+
+@pytest.mark.parametrize("preset, options, features, last", FEATURES)
+def test_the_features_and_the_action_space_are_read_off_the_systems(preset, options, features, last):
+    rules = make_rules(preset, **options)
+    assert rules.uses_extensions == features
+    assert rules.num_actions == last + 1
+    # the systems' answers, asked afresh, give the same (the rules object keeps them)
+    assert tuple(f for s in SYSTEMS for f in s.features(rules)) == features
+
+
+def test_a_system_the_vector_engine_does_not_play_is_refused_by_it_and_only_when_in_use(monkeypatch):
+    import bm_env.vector.support as support
+
+    unplayed = tuple(dataclasses.replace(s, vector=False) if s.name == "booster_nines" else s for s in SYSTEMS)
+    monkeypatch.setattr(support, "SYSTEMS", unplayed)
+    check_supported(make_rules("turbo_hearts"))  # the system's option at its default
+    with pytest.raises(UnsupportedRulesError, match=r"does not implement rules option booster_nines=True; it plays "
+                                                    r"the rule systems \['two_decks', 'table', "):
+        check_supported(make_rules("booster_nines"))
+
+
+def test_a_system_answers_nothing_until_it_says_otherwise():
+    bare = RuleSystem(name="bare", options={"x": int})
+    rules = make_rules("black_maria")
+    assert bare.problem(rules) is None and bare.features(rules) == () and bare.decisions == {} and bare.vector
