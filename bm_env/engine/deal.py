@@ -17,10 +17,10 @@ choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card
 ``hands_twice``.
 
 :class:`Deal` holds the phases in order and the tricks; the mechanics of the other rule
-systems are in helper modules next to this one: :mod:`~bm_env.engine.deal_passing` (passing,
-scatter, passing on), :mod:`~bm_env.engine.deal_charging` (Turbo Hearts), :mod:`~bm_env.engine.deal_kitty`,
-:mod:`~bm_env.engine.deal_cancellation` (two decks) and :mod:`~bm_env.engine.deal_booster` (Booster
-Nines). A deal's state is declared field by field in ``Deal._FIXED_FIELDS``,
+systems are in their modules of :mod:`bm_env.systems`, beside each system's options:
+:mod:`~bm_env.systems.passing` (passing, scatter, passing on), :mod:`~bm_env.systems.charging`,
+:mod:`~bm_env.systems.ten_clubs`, :mod:`~bm_env.systems.kitty`, :mod:`~bm_env.systems.two_decks`
+(Cancellation) and :mod:`~bm_env.systems.booster_nines`. A deal's state is declared field by field in ``Deal._FIXED_FIELDS``,
 ``Deal._STATE_VALUES`` and ``Deal._STATE_LISTS``; :func:`clone_deal` copies what
 the declaration says. Other modules read it through its read face, which hands out only
 immutable values (ints, strings, tuples): the lists stay private.
@@ -35,11 +35,6 @@ from typing import Sequence
 import numpy as np
 
 from . import checks
-from . import deal_booster as booster
-from . import deal_cancellation as cancellation
-from . import deal_charging as charging
-from . import deal_kitty as kitty_rules
-from . import deal_passing as passing
 from .actions import MOON_ADD, MOON_SUBTRACT
 from .cards import (
     ACE_SPADES,
@@ -56,6 +51,10 @@ from .cards import (
     cards_of,
     mask_of,
 )
+from ..systems import booster_nines as booster
+from ..systems import charging, passing, ten_clubs
+from ..systems import kitty as kitty_rules
+from ..systems import two_decks as cancellation
 from ..systems.table import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS
 from .rules import Rules, partner_of
 from .scoring import deal_scores, moon_shooter
@@ -253,7 +252,7 @@ class Deal:
             self._after_passing()
 
     def _set_fixed(self, rules, masks, doubles, kitty, dealer, seats, totals_before, deals_before, on_illegal) -> None:
-        """The facts fixed for the deal, but passing's (:func:`bm_env.deal_passing.setup`)."""
+        """The facts fixed for the deal, but passing's (:func:`bm_env.systems.passing.setup`)."""
         k = len(masks)
         self.rules = rules
         self.num_players = k
@@ -823,7 +822,7 @@ class Deal:
         self.scores = deal_scores(
             self.rules, self._captured, self._penalty_taken, self.penalty_total, self._clean_tricks,
             self.totals_before, self.deals_before, tricks_won=self._tricks_won,
-            multipliers=charging.multipliers(self), moon_choice=self.moon_choice,
+            multipliers=ten_clubs.multipliers(self), moon_choice=self.moon_choice,
         )
 
 

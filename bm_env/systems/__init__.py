@@ -3,8 +3,10 @@
 Each module registers one :class:`~bm_env.systems.component.RuleSystem`: the
 :class:`~bm_env.Rules` options it owns with their types, allowed values and checks,
 the extension features it adds when in use, the decision ids it adds to the action space, and
-whether the vector engine plays it. :data:`SYSTEMS` is the registry, in the order the rules
-object checks them (the first mistake a user would fix comes first) and lists their features.
+whether the vector engine plays it. A system with mechanics of its own in a deal holds them too,
+as the functions the reference :class:`~bm_env.engine.deal.Deal` calls. :data:`SYSTEMS` is the
+registry, in the order the rules object checks them (the first mistake a user would fix comes
+first) and lists their features.
 
 - :mod:`.two_decks`: Cancellation's two decks, whose identical cards cancel;
 - :mod:`.table`: the players and the deck table that deals to them;

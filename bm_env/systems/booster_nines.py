@@ -1,13 +1,20 @@
-"""Booster Nines (Pagat): each nine of the led suit played to a trick (boost rounds included) adds a
-round to it, unless the hands are empty after this round. Pagat defines it without trumps."""
+"""Booster Nines (Pagat): nines that make a trick longer. Pagat defines it without trumps.
+
+Each nine of the led suit played to a trick (the lead included, and in the rounds it has already
+added) adds a round: once everyone has played, the trick goes round the table again, for each
+nine owed, unless the hands are empty after this round (a nine in the last trick boosts
+nothing). The highest card of the led suit over all its rounds wins.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..engine.cards import NUM_RANKS
 from .component import RuleSystem
 
 if TYPE_CHECKING:
+    from ..engine.deal import Deal
     from ..engine.rules import Rules
 
 
@@ -23,3 +30,32 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=lambda r: ("booster_nines",) if r.booster_nines else (),
 )
+
+
+# --- in the reference Deal: part of its implementation, these functions change the deal's state, its
+# private lists included (declared in bm_env.engine.deal); nothing else does.
+
+
+_NINE = 7  # rank index of the nine
+
+
+def count_nine(deal: Deal, c: int, suit: int) -> None:
+    """Card ``c`` of ``suit`` was played to the trick: a nine of the led suit owes a round."""
+    if suit == deal.led_suit and c % NUM_RANKS == _NINE:
+        deal.boosts += 1
+
+
+def add_round(deal: Deal, nxt: int) -> bool:
+    """Everyone has played to the trick and a round is owed: it goes round again from ``nxt``,
+    unless the hands are empty (True when it does)."""
+    if not deal._hands[nxt]:
+        return False
+    deal.boosts -= 1
+    deal.trick_len += deal.num_players
+    return True
+
+
+def end_trick(deal: Deal) -> None:
+    """The trick is won: the next one starts owing nothing."""
+    deal.trick_len = deal.num_players
+    deal.boosts = 0

@@ -1,14 +1,23 @@
-"""Charging (Pagat, Turbo Hearts): after the pass, each player from eldest in turn charges
-(exposes) any of A♥ Q♠ J♦ 10♣ they hold, doubling its value, then ends.
+"""Charging (Pagat, Turbo Hearts): after the pass, each player from eldest hand in turn charges
+(exposes) any of A♥ Q♠ J♦ 10♣ that it holds, one card per decision, then ends its charging
+(``CHARGE_DONE``).
 
-docs/rules.md reads Pagat's "one of" as "any of". A charged card may not lead, nor follow in, the
-first trick of its suit unless nothing else is legal; discarding it on another suit is allowed.
+docs/rules.md reads Pagat's "one of" as "any of". A charged A♥ doubles every heart, a charged Q♠
+or J♦ counts double. In play, a charged card may not lead, nor follow in, the first trick of its
+suit unless nothing else is legal (discarding it on another suit is allowed).
 """
 
 from __future__ import annotations
 
-from ..engine.actions import CHARGE_DONE
+from typing import TYPE_CHECKING
+
+from ..engine.actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE
+from ..engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
 from .component import RuleSystem
+
+if TYPE_CHECKING:
+    from ..engine.deal import Deal
+
 
 SYSTEM = RuleSystem(
     name="charging",
@@ -16,3 +25,67 @@ SYSTEM = RuleSystem(
     features=lambda r: ("charging",) if r.charging else (),
     decisions={"charging": CHARGE_DONE},
 )
+
+
+# --- in the reference Deal: part of its implementation, these functions change the deal's state, its
+# private lists included (declared in bm_env.engine.deal); nothing else does.
+
+
+_HEART_CARDS = tuple(cards_of(SUIT_MASKS[HEARTS]))
+
+
+def legal(deal: Deal, p: int) -> int:
+    """``p`` may charge any chargeable card it holds and has not charged, or end its charging."""
+    out = 1 << CHARGE_DONE
+    free = deal._hands[p] & ~deal._charged[p]
+    for c, a in CARD_CHARGE.items():
+        if free >> c & 1:
+            out |= 1 << a
+    return out
+
+
+def charge(deal: Deal, action: int) -> bool:
+    """The position to act charges a card, or ends its charging; True after the last player's end."""
+    p = deal.to_act
+    if action != CHARGE_DONE:
+        deal._charged[p] |= 1 << CHARGE_CARD[action]
+        deal.legal = legal(deal, p)
+        return False
+    return deal._next_in_round(legal)
+
+
+def charged_values(deal: Deal) -> tuple[int, ...]:
+    """The card values once every player has charged."""
+    charged = 0
+    for m in deal._charged:
+        charged |= m
+    values = list(deal.values)
+    if charged >> ACE_HEARTS & 1:  # a charged A♥ doubles every heart
+        for c in _HEART_CARDS:
+            values[c] *= 2
+    for c in (QUEEN_SPADES, JACK_DIAMONDS):  # a charged Q♠ or J♦ counts double
+        if charged >> c & 1:
+            values[c] *= 2
+    return tuple(values)
+
+
+def note_lead(deal: Deal, suit: int) -> None:
+    """A trick is led in ``suit``: is it the first trick of that suit?"""
+    cards = SUIT_MASKS[suit]
+    deal._first_of_suit = not deal._suits_led & cards
+    deal._suits_led |= cards
+
+
+def playable(deal: Deal, p: int, legal_cards: int, leading: bool) -> int:
+    """``legal_cards`` less ``p``'s charged cards that may not go to this trick: on a lead, those of
+    a suit not led yet; following, those of the led suit on its first trick; unless nothing else is left."""
+    mine = deal._charged[p] & deal._hands[p]
+    if not mine:
+        return legal_cards
+    if leading:
+        blocked = mine & ~deal._suits_led
+    elif deal._first_of_suit:
+        blocked = mine & SUIT_MASKS[deal.led_suit]
+    else:
+        return legal_cards
+    return legal_cards & ~blocked or legal_cards

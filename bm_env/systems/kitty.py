@@ -1,10 +1,13 @@
 """The kitty (Pagat, for 3 or 5 players, and Cancellation): the cards left over after an even deal.
 
-With a kitty no card is removed: the deal goes as far as the cards go, and the rest go to the
-taker of the first trick (the first trick that has a winner, with two decks) or of the first
-penalty point (if nobody takes one, the last trick's winner). Its cards are seen by its taker
-only; with ``kitty_to_hand`` (Pagat's method 2) the taker adds them to their hand and discards as
-many, face down.
+With a kitty no card is removed: the cards are dealt as far as they go, and the rest, face down,
+form the kitty. It goes to the taker of the first trick (``kitty='first_trick'``; with two decks,
+the first trick that has a winner) or of the first penalty point (``'first_point'``; if nobody
+takes one, the last trick's winner), and counts among the taker's cards won, unless
+``kitty_to_hand`` (Pagat's method 2): then the taker adds it to its hand and discards as many
+cards, face down, which count as won; the deal waits for those discards before the next lead.
+Only the taker sees the kitty's cards, and the points of the face-down cards it takes are its
+alone until the deal is scored (``Deal.face_down_points``, ``Deal.points_known_to``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from typing import TYPE_CHECKING
 from .component import RuleSystem
 
 if TYPE_CHECKING:
+    from ..engine.deal import Deal
     from ..engine.rules import Rules
+
 
 KITTIES = ("none", "first_trick", "first_point")
 
@@ -36,3 +41,42 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=_features,
 )
+
+
+# --- in the reference Deal: part of its implementation, these functions change the deal's state, its
+# private lists included (declared in bm_env.engine.deal); nothing else does.
+
+
+def after_trick(deal: Deal, winner: int, points: int) -> bool:
+    """The kitty, not taken yet, goes to ``winner`` if this trick takes it (the first trick, or one
+    with ``points`` > 0 penalty points); True when the taker must now discard."""
+    if deal.rules.kitty != "first_trick" and points <= 0:
+        return False
+    deal.kitty_taker = winner
+    if deal.rules.kitty_to_hand and deal._hands[winner]:
+        for c in deal.kitty:
+            deal._add(winner, c)
+        deal.discards_left = len(deal.kitty)
+        return True
+    deal._take_points(winner, deal.kitty)
+    return False
+
+
+def discard(deal: Deal, c: int, bit: int) -> bool:
+    """The taker (the position to act) discards ``c`` face down; True once it has discarded as many
+    cards as the kitty had."""
+    p = deal.to_act
+    deal._remove(p, bit)
+    deal._kitty_discards.append(c)
+    deal._take_points(p, (c,))
+    deal.discards_left -= 1
+    if deal.discards_left:
+        deal.legal = deal._hands[p]
+        return False
+    return True
+
+
+def to_last_winner(deal: Deal) -> None:
+    """``first_point`` with no point taken in play: the last trick's winner takes the kitty."""
+    deal.kitty_taker = deal._last_winner
+    deal._take_points(deal._last_winner, deal.kitty)

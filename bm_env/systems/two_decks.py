@@ -1,18 +1,23 @@
-"""Cancellation's two decks (the British rules, Pagat): two full decks shuffled together.
+"""Cancellation's two decks (the British rules, Pagat): two full decks shuffled together, and cards
+that cancel.
 
-Identical cards in a trick cancel for winning it; a trick whose led-suit cards all cancel waits
-on the table for the next trick's winner. The two decks are dealt as far as they go, so the rule
-needs a kitty for the rest; no source combines them with charging, Booster Nines or partnerships.
+A player may hold a card twice (``Deal.hands_twice``). Identical cards in a trick cancel each
+other for winning: the highest led-suit card played once wins. A trick in which every led-suit
+card is cancelled has no winner: it stays on the table, its leader leads again, and the next
+trick's winner takes it too; a last trick with no winner goes to the winner of the trick before
+(its leader, if none). The two decks are dealt as far as they go, so the rule needs a kitty for
+the rest; no source combines them with charging, Booster Nines or partnerships.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .component import RuleSystem
 from .kitty import KITTIES
 
 if TYPE_CHECKING:
+    from ..engine.deal import Deal
     from ..engine.rules import Rules
 
 
@@ -38,3 +43,33 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=lambda r: ("two_decks",) if r.decks != 1 else (),
 )
+
+
+# --- in the reference Deal: part of its implementation, these functions change the deal's state, its
+# private lists included (declared in bm_env.engine.deal); nothing else does.
+
+
+def standing(trick: Sequence[int], cards: Sequence[int]) -> list[int]:
+    """Those of ``cards`` (cards of ``trick``) played once in it: the ones that can win."""
+    return [c for c in cards if trick.count(c) == 1]
+
+
+def leave_on_table(deal: Deal, trick: Sequence[int]) -> bool:
+    """``trick`` has no winner: it waits on the table for the next winner. True when its leader
+    still holds cards and leads again; False for the last trick, which goes to :func:`last_taker`."""
+    deal._pending.append(tuple(trick))
+    return bool(deal._hands[deal.leader])
+
+
+def last_taker(deal: Deal) -> int:
+    """Who takes a last trick with no winner: the winner of the trick before, else its leader."""
+    return deal._last_winner if deal._last_winner is not None else deal.leader
+
+
+def collect_table(deal: Deal, winner: int) -> int:
+    """``winner`` takes every trick left on the table; returns the penalty points in them."""
+    points = 0
+    for cards in deal._pending:
+        points += deal._collect(winner, cards)
+    deal._pending = []
+    return points
