@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from bm_env.engine.cards import cards_of
 from bm_env.engine.infostate import information_state
 from bm_env.engine.match import Match
-from bm_env.env.observation import (decode, encode, features, join_number, layout, layout_table, offsets, size, size_for,
-                                    split_number)
+from bm_env.env.observation import decode, encode, features, layout, layout_table, offsets, size, size_for
+from bm_env.systems.cells import join_number, split_number
 from bm_env.env.observation import main as layout_main
 from bm_env.engine.rules import MOONS, make_rules
 

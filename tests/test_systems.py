@@ -4,7 +4,9 @@ off the systems (the extension features, the action space, what the vector engin
 from __future__ import annotations
 
 import dataclasses
+import re
 
+import numpy as np
 import pytest
 
 from bm_env.engine.actions import CHARGE_DONE, MOON_ADD, PASS_ON
@@ -103,3 +105,40 @@ def test_a_system_answers_nothing_until_it_says_otherwise():
     bare = RuleSystem(name="bare", options={"x": int})
     rules = make_rules("black_maria")
     assert bare.problem(rules) is None and bare.features(rules) == () and bare.decisions == {} and bare.vector
+
+
+@pytest.mark.parametrize("preset, options, features, last", FEATURES)
+def test_the_observation_appends_the_parts_of_the_systems_in_use_in_the_registrys_order(preset, options, features,
+                                                                                           last):
+    from bm_env.env.observation import layout
+
+    rules = make_rules(preset, **options)
+    n = rules.num_players
+    extra = [name for name, _ in layout(n, features)][len(layout(n)):]
+    declared = [name for system in SYSTEMS for name, _, _ in system.parts(n, features)]
+    assert extra == ["extra_phase", *declared] and len(set(declared)) == len(declared)
+    # only the systems in use have parts, and the classic layout has none of them
+    for system in SYSTEMS:
+        assert bool(system.parts(n, features)) == bool(system.features(rules)), system.name
+        assert system.parts(n, ()) == ()
+
+
+@pytest.mark.parametrize("preset, options, features, last", FEATURES)
+def test_the_world_observation_refuses_the_systems_whose_cells_change_with_the_play(preset, options, features, last):
+    """A search's world observation rewrites the play's cells only: rules with a system whose own cells move in
+    play (the trick left on the table, the kitty, the charges, the boosts) are refused, naming those features."""
+    from bm_env.engine.deal import Deal, deal_cards
+    from bm_env.env.observation import encode_in_world, offsets, size_for
+
+    assert {s.name for s in SYSTEMS if s.changes_in_play} == {"two_decks", "kitty", "charging", "booster_nines"}
+    rules = make_rules(preset, **options)
+    moving = sorted(f for s in SYSTEMS if s.changes_in_play for f in s.features(rules))
+    hands, kitty = deal_cards(rules, rules.num_players, 0, np.random.default_rng(0))
+    deal = Deal(rules, hands, 0, "hold", kitty=kitty)
+    if moving:
+        with pytest.raises(ValueError, match=re.escape(f"these rules use {moving}")):
+            encode_in_world(np.zeros(8, dtype=np.int8), deal, 0)
+    else:  # written: the seat's hand
+        hand = offsets(rules.num_players, features)["hand"]
+        world = encode_in_world(np.zeros(size_for(rules), dtype=np.int8), deal, deal.seats[0])
+        assert np.flatnonzero(world[hand]).tolist() == sorted(deal.hand_cards(0))

@@ -1,11 +1,13 @@
 """The observation vector: one int8 layout shared by the environment and the vector engine.
 
 The layout is a list of named parts ``(name, size)`` whose sizes sum to the vector's
-length; it depends only on the match's player count ``n``. Everything is relative to the
+length; it depends only on the match's player count ``n`` and, past the classic parts, on the
+extension features in use, whose parts and encodings each rule system of :mod:`bm_env.systems`
+holds. Everything is relative to the
 observer: "seat r" below means the seat ``r`` places to the observer's left (r = 0 is the
 observer). Card planes hold 52 cells indexed by card id. Numbers that can exceed the int8
-range (points, scores) take two cells, ``coarse = v >> 5`` and ``fine = v & 31``, so
-``v = 32 * coarse + fine`` exactly for any ``|v| < 4096``.
+range (points, scores) take two cells (:mod:`bm_env.systems.cells`), ``coarse = v >> 5`` and
+``fine = v & 31``, so ``v = 32 * coarse + fine`` exactly for any ``|v| < 4096``.
 
 :func:`encode` builds the vector from an :class:`~bm_env.engine.infostate.InfoState`, so it can
 only contain what that player may know; :func:`decode` reads a vector back into named
@@ -19,15 +21,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine.actions import CHARGEABLE
 from ..engine.cards import NUM_CARDS
 from ..engine.infostate import InfoState
-from ..engine.rules import FIRST_LEADS, KITTIES, MOONS, SCATTER, TEAMS, Rules, direction_offset
+from ..engine.rules import FIRST_LEADS, MOONS, SCATTER, Rules, direction_offset
+from ..systems import SYSTEMS
+from ..systems.cells import join_number, put_number
 
 #: The layout's version: checkpoints record it, and loading refuses one trained on another layout.
 LAYOUT_VERSION = 2
 MAX_PLAYERS = 7
-NUMBER_SHIFT = 5
 #: The moon rules of the base one-hot part; "shooter_choice" lives in the moon_choice feature part.
 BASE_MOONS = MOONS[:4]
 #: Extra phases, one cell each in the "extra_phase" part.
@@ -63,38 +65,9 @@ def size_for(rules: Rules) -> int:
 
 
 def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
-    parts: list[tuple[str, int, str]] = [("extra_phase", len(EXTRA_PHASES), "one-hot: charging, kitty discard, moon choice")]
-    if "two_decks" in feats:
-        parts += [("two_decks", 1, "rule: two decks (card planes count copies: 0, 1 or 2)"),
-                  ("pending_trick_cards", NUM_CARDS, "cards of cancelled tricks left on the table for the next winner")]
-    if "kitty" in feats:
-        parts += [("kitty_rule", len(KITTIES) - 1, "rule: one-hot kitty to the first trick / first point"),
-                  ("kitty_to_hand", 1, "rule: the kitty taker adds it to their hand and discards as many"),
-                  ("kitty_size", 1, "cards in the kitty"),
-                  ("kitty_taker", n, "one-hot: seat that took the kitty"),
-                  ("kitty_cards", NUM_CARDS, "the kitty's cards (seen by its taker only)"),
-                  ("kitty_discarded", NUM_CARDS, "cards I discarded face down after taking the kitty")]
-    if "scatter" in feats:
-        parts += [("scatter_deal", 1, "this deal's pass is a scatter (one card to each other player)")]
-    if "optional_pass" in feats:
-        parts += [("passed_on", n, "seat r passed on, unseen, the cards passed to them")]
-    if "moon_choice" in feats or "sun" in feats:
-        parts += [("moon_choice", 1, "rule: the shooter chooses how the moon scores"),
-                  ("sun_points", 2, "rule: total of shooting the sun (two cells; 0 = off)"),
-                  ("moon_shooter", n, "one-hot: seat that shot the moon (or sun) this deal")]
-    if "queen_when_safe" in feats:
-        parts += [("queen_when_safe", 1, "rule: Q♠ must be played as soon as it is safe")]
-    if "charging" in feats:
-        parts += [("charged", len(CHARGEABLE) * n, "seat r charged A♥, Q♠, J♦, 10♣ (index 4r + j)")]
-    if "ten_clubs_multiplier" in feats:
-        parts += [("ten_clubs_multiplier", 1, "rule: the taker of 10♣ doubles their deal score (x4 if charged)")]
-    if "booster_nines" in feats:
-        parts += [("booster_nines", 1, "rule: a nine of the led suit adds a round to the trick"),
-                  ("boosts_owed", 1, "rounds still to be added to the current trick")]
-    if "teams" in feats:
-        parts += [("team_mode", len(TEAMS) - 1, "rule: one-hot joint or individual partnership scoring"),
-                  ("partner", n, "one-hot: my partner's seat")]
-    return tuple(parts)
+    """The extra phases' part, then each rule system's parts (:mod:`bm_env.systems`), in the registry's order."""
+    parts = (("extra_phase", len(EXTRA_PHASES), "one-hot: charging, kitty discard, moon choice"),)
+    return parts + tuple(part for system in SYSTEMS for part in system.parts(n, feats))
 
 
 def _base_parts(num_players: int) -> tuple[tuple[str, int, str], ...]:
@@ -163,22 +136,6 @@ def size(num_players: int, features: tuple[str, ...] = ()) -> int:
     return sum(s for _, s in layout(num_players, features))
 
 
-def split_number(v: int) -> tuple[int, int]:
-    """The two cells of a number that can exceed the int8 range: ``(v >> 5, v & 31)`` (module docstring)."""
-    return v >> NUMBER_SHIFT, v & ((1 << NUMBER_SHIFT) - 1)
-
-
-def join_number(coarse: int, fine: int) -> int:
-    """The number two cells hold: the inverse of :func:`split_number`."""
-    return (int(coarse) << NUMBER_SHIFT) + int(fine)
-
-
-def _put_number(vec: np.ndarray, sl: slice, index: int, v: int) -> None:
-    coarse, fine = split_number(v)
-    vec[sl.start + 2 * index] = coarse
-    vec[sl.start + 2 * index + 1] = fine
-
-
 def encode_rules(vec: np.ndarray, rules: Rules, players_in_deal: int) -> None:
     """Write the rule features (constant within a deal) into ``vec``."""
     feats = features(rules)
@@ -200,32 +157,8 @@ def encode_rules(vec: np.ndarray, rules: Rules, players_in_deal: int) -> None:
     vec[o["first_trick_no_points"].start] = rules.first_trick_no_points
     vec[o["first_lead"]] = 0
     vec[o["first_lead"].start + FIRST_LEADS.index(rules.first_lead)] = 1
-    if feats:
-        _encode_rule_features(vec, o, rules, feats)
-
-
-def _encode_rule_features(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
-    def flag(name: str, value) -> None:
-        vec[o[name].start] = int(bool(value))
-
-    if "two_decks" in feats:
-        flag("two_decks", True)
-    if "kitty" in feats:
-        vec[o["kitty_rule"]] = 0
-        vec[o["kitty_rule"].start + KITTIES.index(rules.kitty) - 1] = 1
-        flag("kitty_to_hand", rules.kitty_to_hand)
-    if "moon_choice" in feats or "sun" in feats:
-        flag("moon_choice", rules.moon_choice)
-        _put_number(vec, o["sun_points"], 0, rules.sun_points or 0)
-    if "queen_when_safe" in feats:
-        flag("queen_when_safe", True)
-    if "ten_clubs_multiplier" in feats:
-        flag("ten_clubs_multiplier", True)
-    if "booster_nines" in feats:
-        flag("booster_nines", True)
-    if "teams" in feats:
-        vec[o["team_mode"]] = 0
-        vec[o["team_mode"].start + TEAMS.index(rules.teams) - 1] = 1
+    for system in SYSTEMS if feats else ():
+        system.encode_rules(vec, o, rules, feats)
 
 
 def encode(info: InfoState) -> np.ndarray:
@@ -265,24 +198,19 @@ def encode(info: InfoState) -> np.ndarray:
         for suit in range(4):
             if info.voids[s] >> suit & 1:
                 vec[o["voids"].start + 4 * r + suit] = 1
-        _put_number(vec, o["points_taken"], r, info.points_taken[s])
-        _put_number(vec, o["match_scores"], r, info.match_scores[s])
+        put_number(vec, o["points_taken"], r, info.points_taken[s])
+        put_number(vec, o["match_scores"], r, info.match_scores[s])
     vec[o["tricks_played"].start] = len(info.tricks)
     vec[o["hearts_broken"].start] = info.hearts_broken
-    _put_number(vec, o["deals_played"], 0, info.deals_played)
+    put_number(vec, o["deals_played"], 0, info.deals_played)
     if rules.match_end == "deals":
-        _put_number(vec, o["deals_left"], 0, max(rules.match_deals - info.deals_played, 0))
+        put_number(vec, o["deals_left"], 0, max(rules.match_deals - info.deals_played, 0))
     else:
-        _put_number(vec, o["threshold_gap"], 0, rules.match_threshold - max(info.match_scores))
+        put_number(vec, o["threshold_gap"], 0, rules.match_threshold - max(info.match_scores))
     vec[o["tie_break_deal"].start] = len(info.seats) < n
     if feats:
         _encode_state_features(vec, o, info, feats, rel)
     return vec
-
-
-#: Feature parts whose cells change with the play in ways :func:`encode_in_world` does not rewrite
-#: (the rule systems pimc refuses: it rebuilds one-deck deals without kitty, charges or boosts).
-_NOT_IN_WORLDS = frozenset({"two_decks", "kitty", "charging", "booster_nines"})
 
 
 @lru_cache(maxsize=None)
@@ -314,9 +242,12 @@ def encode_in_world(template: np.ndarray, deal, seat: int) -> np.ndarray:
     rules = deal.rules
     n = rules.num_players
     feats = features(rules)
-    if _NOT_IN_WORLDS.intersection(feats):
+    # The systems whose cells change with the play in ways this does not rewrite (those pimc refuses: it rebuilds
+    # one-deck deals without kitty, charges or boosts).
+    unwritten = sorted(f for system in SYSTEMS if system.changes_in_play for f in system.features(rules))
+    if unwritten:
         raise ValueError(f"encode_in_world rewrites one-deck play without kitty, charges or boosts; these rules "
-                         f"use {sorted(_NOT_IN_WORLDS.intersection(feats))}")
+                         f"use {unwritten}")
     hand_part, planes, played, on_trick, leader_part, led_part, voids_part, points_part, tricks_at, broken_at = \
         _play_parts(n, feats)
     seats = deal.seats
@@ -347,7 +278,7 @@ def encode_in_world(template: np.ndarray, deal, seat: int) -> np.ndarray:
         for suit in range(4):
             if voids >> suit & 1:
                 vec[voids_part.start + 4 * r + suit] = 1
-        _put_number(vec, points_part, r, points)
+        put_number(vec, points_part, r, points)
     vec[tricks_at] = len(deal.tricks)
     vec[broken_at] = deal.hearts_broken
     return vec
@@ -376,32 +307,8 @@ def _encode_phase_and_pass(vec: np.ndarray, o: dict[str, slice], info: InfoState
 def _encode_state_features(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats, rel) -> None:
     if info.phase in EXTRA_PHASES:
         vec[o["extra_phase"].start + EXTRA_PHASES.index(info.phase)] = 1
-    if "two_decks" in feats:
-        for c in info.pending:
-            vec[o["pending_trick_cards"].start + c] += 1
-    if "kitty" in feats:
-        vec[o["kitty_size"].start] = info.kitty_size
-        if info.kitty_taker is not None:
-            vec[o["kitty_taker"].start + rel(info.kitty_taker)] = 1
-        for c in info.kitty:
-            vec[o["kitty_cards"].start + c] += 1
-        for c in info.discarded:
-            vec[o["kitty_discarded"].start + c] += 1
-    if "scatter" in feats:
-        vec[o["scatter_deal"].start] = info.pass_direction == SCATTER and info.pass_count > 0
-    if "optional_pass" in feats:
-        for s in info.passed_on:
-            vec[o["passed_on"].start + rel(s)] = 1
-    if ("moon_choice" in feats or "sun" in feats) and info.moon_shooter is not None:
-        vec[o["moon_shooter"].start + rel(info.moon_shooter)] = 1
-    if "charging" in feats:
-        for s, cards in enumerate(info.charged):
-            for c in cards:
-                vec[o["charged"].start + len(CHARGEABLE) * rel(s) + CHARGEABLE.index(c)] = 1
-    if "booster_nines" in feats:
-        vec[o["boosts_owed"].start] = info.boosts_owed
-    if "teams" in feats and info.partner is not None:
-        vec[o["partner"].start + rel(info.partner)] = 1
+    for system in SYSTEMS:
+        system.encode_state(vec, o, info, feats, rel)
 
 
 def decode(vec: np.ndarray, num_players: int, rules: Rules | None = None) -> dict[str, object]:

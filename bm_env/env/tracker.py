@@ -32,7 +32,8 @@ import numpy as np
 from ..engine.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, iter_cards
 from ..engine.deal import PASS, PLAY, Deal
 from ..engine.rules import Rules
-from .observation import encode_rules, features, offsets, size, split_number
+from ..systems.cells import split_number
+from .observation import encode_rules, features, offsets, size
 
 
 def _put_number(buf: bytearray, cells: Sequence[int], v: int) -> None:

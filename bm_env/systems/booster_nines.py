@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..engine.cards import NUM_RANKS
 from .component import RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
+    from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
 
@@ -24,11 +27,35 @@ def _problem(r: Rules) -> str | None:
     return None
 
 
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    if "booster_nines" not in feats:
+        return ()
+    return (("booster_nines", 1, "rule: a nine of the led suit adds a round to the trick"),
+            ("boosts_owed", 1, "rounds still to be added to the current trick"))
+
+
+def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    if "booster_nines" in feats:
+        vec[o["booster_nines"].start] = 1
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if "booster_nines" in feats:
+        vec[o["boosts_owed"].start] = info.boosts_owed
+
+
 SYSTEM = RuleSystem(
     name="booster_nines",
     options={"booster_nines": bool},
     problem=_problem,
     features=lambda r: ("booster_nines",) if r.booster_nines else (),
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
+    changes_in_play=True,
 )
 
 

@@ -11,12 +11,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE
+import numpy as np
+
+from ..engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
 from ..engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
 from .component import RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
+    from ..engine.infostate import InfoState
+
+
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    if "charging" not in feats:
+        return ()
+    return (("charged", len(CHARGEABLE) * n, "seat r charged A♥, Q♠, J♦, 10♣ (index 4r + j)"),)
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if "charging" in feats:
+        for s, cards in enumerate(info.charged):
+            for c in cards:
+                vec[o["charged"].start + len(CHARGEABLE) * rel(s) + CHARGEABLE.index(c)] = 1
 
 
 SYSTEM = RuleSystem(
@@ -24,6 +43,9 @@ SYSTEM = RuleSystem(
     options={"charging": bool},
     features=lambda r: ("charging",) if r.charging else (),
     decisions={"charging": CHARGE_DONE},
+    parts=_parts,
+    encode_state=_encode_state,
+    changes_in_play=True,
 )
 
 

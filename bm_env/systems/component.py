@@ -1,4 +1,5 @@
-"""What one rule system declares: its options, their checks, and what it adds to the game.
+"""What one rule system declares: its options, their checks, and what it adds to the game and to the
+observation.
 
 A :class:`RuleSystem` is a system's registration. :class:`~bm_env.Rules` takes its
 option types, allowed values and checks from the registered systems; its extension features
@@ -28,6 +29,15 @@ def _no_features(rules: Rules) -> tuple[str, ...]:
     return ()
 
 
+def _no_parts(num_players: int, features: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    """No observation parts: a system whose state the classic layout already holds."""
+    return ()
+
+
+def _writes_nothing(*args: Any) -> None:
+    """Nothing to write: a system without observation parts."""
+
+
 @dataclass(frozen=True)
 class RuleSystem:
     """One rule system's registration (see the module docstring)."""
@@ -39,3 +49,11 @@ class RuleSystem:
     features: Callable[[Rules], tuple[str, ...]] = _no_features  # its extension features in use
     decisions: Mapping[str, int] = field(default_factory=dict)  # feature -> the last action id it adds
     vector: bool = True  # whether the vector engine plays it
+    # Its observation parts, given the player count and the features in use: (name, cells, meaning) each,
+    # appended after the classic layout in the registry's order; empty while none of its features is in use.
+    parts: Callable[[int, tuple[str, ...]], tuple[tuple[str, int, str], ...]] = _no_parts
+    # Writes its rule cells (constant within a deal): (vector, offsets by part name, rules, features).
+    encode_rules: Callable[..., None] = _writes_nothing
+    # Writes its state cells from a seat's information state: (vector, offsets, info, features, relative seat).
+    encode_state: Callable[..., None] = _writes_nothing
+    changes_in_play: bool = False  # its state cells change with the play (a search's world does not rewrite them)

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from ..engine.cards import NUM_CARDS
 from .component import RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
+    from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
 
@@ -34,12 +38,49 @@ def _features(r: Rules) -> tuple[str, ...]:
     return (("kitty",) if r.kitty != "none" else ()) + (("kitty_to_hand",) if r.kitty_to_hand else ())
 
 
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    if "kitty" not in feats:
+        return ()
+    return (("kitty_rule", len(KITTIES) - 1, "rule: one-hot kitty to the first trick / first point"),
+            ("kitty_to_hand", 1, "rule: the kitty taker adds it to their hand and discards as many"),
+            ("kitty_size", 1, "cards in the kitty"),
+            ("kitty_taker", n, "one-hot: seat that took the kitty"),
+            ("kitty_cards", NUM_CARDS, "the kitty's cards (seen by its taker only)"),
+            ("kitty_discarded", NUM_CARDS, "cards I discarded face down after taking the kitty"))
+
+
+def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    if "kitty" in feats:
+        vec[o["kitty_rule"]] = 0
+        vec[o["kitty_rule"].start + KITTIES.index(rules.kitty) - 1] = 1
+        vec[o["kitty_to_hand"].start] = int(rules.kitty_to_hand)
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if "kitty" not in feats:
+        return
+    vec[o["kitty_size"].start] = info.kitty_size
+    if info.kitty_taker is not None:
+        vec[o["kitty_taker"].start + rel(info.kitty_taker)] = 1
+    for c in info.kitty:
+        vec[o["kitty_cards"].start + c] += 1
+    for c in info.discarded:
+        vec[o["kitty_discarded"].start + c] += 1
+
+
 SYSTEM = RuleSystem(
     name="kitty",
     options={"kitty": str, "kitty_to_hand": bool},
     choices={"kitty": KITTIES},
     problem=_problem,
     features=_features,
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
+    changes_in_play=True,
 )
 
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..engine.actions import MOON_ADD
+from .cells import put_number
 from .component import RuleSystem
 
 if TYPE_CHECKING:
+    from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
 MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win", "shooter_choice")
@@ -33,6 +37,28 @@ def _features(r: Rules) -> tuple[str, ...]:
     return (("moon_choice",) if r.moon == "shooter_choice" else ()) + (("sun",) if r.sun_points is not None else ())
 
 
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    if "moon_choice" not in feats and "sun" not in feats:
+        return ()
+    return (("moon_choice", 1, "rule: the shooter chooses how the moon scores"),
+            ("sun_points", 2, "rule: total of shooting the sun (two cells; 0 = off)"),
+            ("moon_shooter", n, "one-hot: seat that shot the moon (or sun) this deal"))
+
+
+def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    if "moon_choice" in feats or "sun" in feats:
+        vec[o["moon_choice"].start] = int(rules.moon_choice)
+        put_number(vec, o["sun_points"], 0, rules.sun_points or 0)
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if ("moon_choice" in feats or "sun" in feats) and info.moon_shooter is not None:
+        vec[o["moon_shooter"].start + rel(info.moon_shooter)] = 1
+
+
 SYSTEM = RuleSystem(
     name="moon",
     options={"moon": str, "sun_points": (int, type(None))},
@@ -40,4 +66,7 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=_features,
     decisions={"moon_choice": MOON_ADD},
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
 )

@@ -21,6 +21,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..engine.actions import PASS_ON
 from ..engine.cards import NUM_CARDS, mask_of
 from ..engine.checks import RulesError, shown
@@ -28,6 +30,7 @@ from .component import RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
+    from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
 PASS_ORDERS = ("cycle", "random")
@@ -135,6 +138,26 @@ def _features(r: Rules) -> tuple[str, ...]:
     return (("scatter",) if SCATTER in r.pass_cycle else ()) + (("optional_pass",) if r.optional_pass else ())
 
 
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    out: tuple[tuple[str, int, str], ...] = ()
+    if "scatter" in feats:
+        out += (("scatter_deal", 1, "this deal's pass is a scatter (one card to each other player)"),)
+    if "optional_pass" in feats:
+        out += (("passed_on", n, "seat r passed on, unseen, the cards passed to them"),)
+    return out
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if "scatter" in feats:
+        vec[o["scatter_deal"].start] = info.pass_direction == SCATTER and info.pass_count > 0
+    if "optional_pass" in feats:
+        for s in info.passed_on:
+            vec[o["passed_on"].start + rel(s)] = 1
+
+
 SYSTEM = RuleSystem(
     name="passing",
     options={"pass_count": int, "pass_count_over_four": (int, type(None)), "pass_cycle": tuple, "pass_order": str,
@@ -143,6 +166,8 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=_features,
     decisions={"optional_pass": PASS_ON},
+    parts=_parts,
+    encode_state=_encode_state,
 )
 
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .component import RuleSystem
 
 if TYPE_CHECKING:
+    from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
 TEAMS = ("none", "joint", "individual")
@@ -34,10 +37,34 @@ def _problem(r: Rules) -> str | None:
     return None
 
 
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    if "teams" not in feats:
+        return ()
+    return (("team_mode", len(TEAMS) - 1, "rule: one-hot joint or individual partnership scoring"),
+            ("partner", n, "one-hot: my partner's seat"))
+
+
+def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    if "teams" in feats:
+        vec[o["team_mode"]] = 0
+        vec[o["team_mode"].start + TEAMS.index(rules.teams) - 1] = 1
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if "teams" in feats and info.partner is not None:
+        vec[o["partner"].start + rel(info.partner)] = 1
+
+
 SYSTEM = RuleSystem(
     name="teams",
     options={"teams": str},
     choices={"teams": TEAMS},
     problem=_problem,
     features=lambda r: ("teams",) if r.teams != "none" else (),
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
 )

@@ -5,16 +5,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..engine.cards import TEN_CLUBS
 from .component import RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
+    from ..engine.rules import Rules
+
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    return (("ten_clubs_multiplier", 1, "rule: the taker of 10♣ doubles their deal score (x4 if charged)"),) if "ten_clubs_multiplier" in feats else ()
+
+
+def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    if "ten_clubs_multiplier" in feats:
+        vec[o["ten_clubs_multiplier"].start] = 1
+
 
 SYSTEM = RuleSystem(
     name="ten_clubs",
     options={"ten_clubs_multiplier": bool},
     features=lambda r: ("ten_clubs_multiplier",) if r.ten_clubs_multiplier else (),
+    parts=_parts,
+    encode_rules=_encode_rules,
 )
 
 

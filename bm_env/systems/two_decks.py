@@ -13,11 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+import numpy as np
+
+from ..engine.cards import NUM_CARDS
 from .component import RuleSystem
 from .kitty import KITTIES
 
 if TYPE_CHECKING:
     from ..engine.deal import Deal
+    from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
 
@@ -37,11 +41,36 @@ def _problem(r: Rules) -> str | None:
     return None
 
 
+# --- in the observation
+
+
+def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
+    if "two_decks" not in feats:
+        return ()
+    return (("two_decks", 1, "rule: two decks (card planes count copies: 0, 1 or 2)"),
+            ("pending_trick_cards", NUM_CARDS, "cards of cancelled tricks left on the table for the next winner"))
+
+
+def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
+    if "two_decks" in feats:
+        vec[o["two_decks"].start] = 1
+
+
+def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: tuple[str, ...], rel) -> None:
+    if "two_decks" in feats:
+        for c in info.pending:
+            vec[o["pending_trick_cards"].start + c] += 1
+
+
 SYSTEM = RuleSystem(
     name="two_decks",
     options={"decks": int},
     problem=_problem,
     features=lambda r: ("two_decks",) if r.decks != 1 else (),
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
+    changes_in_play=True,
 )
 
 

@@ -26,6 +26,7 @@ from ..engine.deal import Deal, deal_cards
 from ..engine.infostate import information_state
 from ..engine.rules import Rules
 from ..env import observation as ref_obs
+from ..systems.cells import NUMBER_SHIFT
 
 _ONE = np.uint64(1)
 #: Parts of the flag group that are the same in every deal the vector engine plays.
@@ -35,7 +36,7 @@ _CONSTANT_FLAGS = ("in_deal", "tie_break_deal", "players_in_deal", "trumps_heart
 
 def number_cells(v: np.ndarray) -> np.ndarray:
     """Numbers as the observation's two int8 cells read as one little-endian int16: coarse, fine."""
-    return ((v >> ref_obs.NUMBER_SHIFT) & 0xFF) | ((v & ((1 << ref_obs.NUMBER_SHIFT) - 1)) << 8)
+    return ((v >> NUMBER_SHIFT) & 0xFF) | ((v & ((1 << NUMBER_SHIFT) - 1)) << 8)
 
 
 def template_row(rules: Rules) -> np.ndarray:
