@@ -11,7 +11,7 @@ import pytest
 
 from bm_env.engine.actions import CHARGE_DONE, MOON_ADD, PASS_ON
 from bm_env.engine.rules import OPTION_NAMES, Rules, make_rules
-from bm_env.systems import SYSTEMS, RuleSystem, system_of
+from bm_env.systems import SYSTEMS, RuleSystem, component, system_of
 from bm_env.vector import UnsupportedRulesError, check_supported
 
 #: Every rules option, by the module of bm_env.systems that owns it.
@@ -142,3 +142,36 @@ def test_the_world_observation_refuses_the_systems_whose_cells_change_with_the_p
         hand = offsets(rules.num_players, features)["hand"]
         world = encode_in_world(np.zeros(size_for(rules), dtype=np.int8), deal, deal.seats[0])
         assert np.flatnonzero(world[hand]).tolist() == sorted(deal.hand_cards(0))
+
+
+def test_the_classic_rules_register_no_deal_hooks_and_the_extensions_their_own():
+    from bm_env.engine.phases import CHARGE, DISCARD, MOON
+    from bm_env.systems import charging, deal_hooks, kitty, moon, queen_when_safe
+
+    for preset in ("black_maria", "american_hearts", "petrone_black_mariah", "openspiel_hearts"):
+        hooks = deal_hooks(make_rules(preset))
+        assert all(getattr(hooks, point) == () for point in component.DEAL_HOOKS) and not hooks.phases
+    turbo = deal_hooks(make_rules("turbo_hearts"))
+    assert turbo.after_passing == (charging.start_charging,) and dict(turbo.phases) == {CHARGE: charging.step_charge}
+    both = deal_hooks(make_rules("american_hearts", 3, charging=True, queen_when_safe=True, kitty="first_point",
+                                 moon="shooter_choice"))
+    # a restriction (a charged card held back) before a compulsion (the queen when safe)
+    assert both.follow_filter + both.follow_compel == (charging.follow_filter, queen_when_safe.compel_queen)
+    assert set(both.phases) == {CHARGE, DISCARD, MOON} and both.trick_won == (kitty.take_after_trick,)
+    assert both.before_scoring == (moon.offer_choice,)
+
+
+def test_a_system_naming_an_unknown_deal_hook_is_refused_when_registered():
+    with pytest.raises(ValueError, match=r"rule system bad: unknown deal hook\(s\) \['on_trik'\]; the hooks: "):
+        RuleSystem(name="bad", options={}, deal_hooks={"on_trik": print})
+
+
+def test_a_pickled_deal_finds_its_rules_hooks_again():
+    import pickle
+
+    from bm_env.engine.deal import Deal, deal_hands
+
+    rules = make_rules("turbo_hearts")
+    deal = Deal(rules, deal_hands(rules, 4, 0, np.random.default_rng(1)), 0, "left")
+    again = pickle.loads(pickle.dumps(deal))
+    assert again._hooks is deal._hooks and again.legal == deal.legal

@@ -7,7 +7,9 @@ module of it with torch, PettingZoo and Gymnasium blocked).
 - :mod:`.cards`: cards as ints 0..51, suit-major, and sets of cards as 52-bit masks;
 - :mod:`.actions`: the action ids, the 52 cards then the decisions that are not a card;
 - :mod:`.rules`: the frozen rules object, its options and the named presets;
-- :mod:`.deal`: one deal (passing, the extra decisions, the tricks), the reference engine;
+- :mod:`.deal`: one deal (passing, the extra decisions, the tricks), the reference engine, calling
+  the rule systems' hooks (:mod:`bm_env.systems`) for the mechanics beyond the classic game;
+- :mod:`.phases`: the names of a deal's phases;
 - :mod:`.scoring`: a deal's scores from what each player captured;
 - :mod:`.match`: deals in turn until the rules' end and a winner;
 - :mod:`.infostate`: what one player may know at a decision;

@@ -35,16 +35,12 @@ from typing import Sequence
 import numpy as np
 
 from . import checks
-from .actions import MOON_ADD, MOON_SUBTRACT
 from .cards import (
-    ACE_SPADES,
     CLUBS,
     HEARTS,
-    KING_SPADES,
     NUM_CARDS,
     NUM_RANKS,
     QUEEN_SPADES,
-    SPADES,
     SUIT_MASKS,
     TEN_CLUBS,
     card_str,
@@ -52,21 +48,18 @@ from .cards import (
     mask_of,
 )
 from ..systems import booster_nines as booster
-from ..systems import charging, passing, ten_clubs
-from ..systems import kitty as kitty_rules
+from ..systems import deal_hooks, passing, ten_clubs
 from ..systems import two_decks as cancellation
 from ..systems.table import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS
+from .phases import CHARGE, DISCARD, DONE, MOON, PASS, PLAY
 from .rules import Rules, partner_of
 from .scoring import deal_scores, moon_shooter
 
-PASS, CHARGE, PLAY, DISCARD, MOON, DONE = "pass", "charge", "play", "discard", "moon", "done"
 ILLEGAL_MODES = ("raise", "renege_penalty")
 
 _HEART_MASK = SUIT_MASKS[HEARTS]
 _CLUB_MASK = SUIT_MASKS[CLUBS]
 _QS_BIT = 1 << QUEEN_SPADES
-_HIGH_SPADES = (1 << ACE_SPADES) | (1 << KING_SPADES)
-_MOON_BITS = (1 << MOON_SUBTRACT) | (1 << MOON_ADD)
 
 
 class IllegalActionError(ValueError):
@@ -168,10 +161,12 @@ class Deal:
         "can_pass_on": "``optional_pass``: a player may pass on, unseen, the cards it is passed.",
         "no_pass_mask": "Bit mask of the cards the rules do not let be passed (unless nothing else is left).",
         "_num_actions": "Size of the action space.",
-        "_charging": "Turbo Hearts charging in play.",
-        "_booster": "Booster Nines in play.",
-        "_plain_tricks": "One deck, no trumps, no boosts: the fast trick path.",
-        "_follow_filtered": "Legal follows need the charging or queen_when_safe filters.",
+        "_hooks": "The hooks of the rule systems in use (:func:`bm_env.systems.deal_hooks`).",
+        "_lead_filters": "The systems' filters of the legal leads (charging).",
+        "_follow_filters": "The systems' filters, then compulsions, of the legal follows (charging, the queen when safe).",
+        "_on_lead": "The systems' hooks told of each lead (charging).",
+        "_on_card": "The systems' hooks told of each card played (Booster Nines).",
+        "_plain_tricks": "One deck, no trumps, no system at the trick's end: the fast trick path.",
     }
     #: Immutable values the deal replaces as it goes, so a clone can share them. The public
     #: ones are read as plain attributes: a property would cost the env about a tenth of its
@@ -271,10 +266,12 @@ class Deal:
             deck |= m
         self.deck = deck
         self._num_actions = rules.num_actions
-        self._charging = rules.charging
-        self._booster = rules.booster_nines
-        self._plain_tricks = rules.trumps == "none" and rules.decks == 1 and not rules.booster_nines
-        self._follow_filtered = rules.charging or rules.queen_when_safe
+        hooks = self._hooks = deal_hooks(rules)
+        self._lead_filters = hooks.lead_filter
+        self._follow_filters = hooks.follow_filter + hooks.follow_compel
+        self._on_lead = hooks.on_lead
+        self._on_card = hooks.on_card
+        self._plain_tricks = rules.trumps == "none" and not self.two_decks and not hooks.trick_end
 
     def _set_state(self, masks: list[int], doubles: list[int]) -> None:
         """The state before the first decision (the phase is set by the caller)."""
@@ -532,18 +529,8 @@ class Deal:
         elif phase == PASS:
             if passing.pick(self, action, bit):
                 self._after_passing()
-        elif phase == CHARGE:
-            if charging.charge(self, action):
-                self.values = charging.charged_values(self)
-                self._set_penalties()
-                self._start_play()
-        elif phase == DISCARD:
-            p = self.to_act
-            if kitty_rules.discard(self, action, bit):
-                self.phase = PLAY
-                self.legal = self._lead_legal(p)
-        else:
-            self._moon(action)
+        else:  # a phase of a rule system's (charging, the kitty's discards, the moon choice)
+            self._hooks.phases[phase](self, action, bit)
 
     def _illegal(self, action: int) -> None:
         from .actions import action_str
@@ -598,12 +585,10 @@ class Deal:
             self._hands[p] |= bit
 
     def _after_passing(self) -> None:
-        if self._charging:
-            self.phase = CHARGE
-            self.to_act = self.eldest
-            self.legal = charging.legal(self, self.eldest)
-        else:
-            self._start_play()
+        for start_phase in self._hooks.after_passing:
+            if start_phase(self):
+                return
+        self._start_play()
 
     # ------------------------------------------------------------------ play
 
@@ -638,8 +623,9 @@ class Deal:
                 legal = self._first_trick_rule(legal)
         else:
             legal = self._hearts_rule(hand, hand)
-        if self._charging:
-            legal = charging.playable(self, p, legal, leading=True)
+        if self._lead_filters:
+            for lead_filter in self._lead_filters:
+                legal = lead_filter(self, p, legal)
         return legal
 
     def _hearts_rule(self, hand: int, legal: int) -> int:
@@ -666,14 +652,8 @@ class Deal:
         legal = follow if follow else hand
         if not self._tricks:
             legal = self._first_trick_rule(legal)
-        if self._follow_filtered:
-            if self._charging:
-                legal = charging.playable(self, p, legal, leading=False)
-            if self.rules.queen_when_safe and legal & _QS_BIT:
-                # Pagat: Q♠ must go as soon as it is safe: when discarding, or on a spade
-                # trick once A♠ or K♠ has been played to it.
-                if not follow or (self.led_suit == SPADES and mask_of(self.trick) & _HIGH_SPADES):
-                    legal = _QS_BIT
+        for follow_filter in self._follow_filters:
+            legal = follow_filter(self, p, legal, follow)
         return legal
 
     def _play(self, c: int, bit: int) -> None:
@@ -687,8 +667,9 @@ class Deal:
         suit = c // NUM_RANKS
         if not trick:
             self.led_suit = suit
-            if self._charging:
-                charging.note_lead(self, suit)
+            if self._on_lead:  # tested first: looping over no hooks costs the classic rules an iterator a card
+                for on_lead in self._on_lead:
+                    on_lead(self, suit)
         elif suit != self.led_suit:
             voids = self.voids
             self.voids = voids[:p] + (voids[p] | 1 << self.led_suit,) + voids[p + 1:]
@@ -697,14 +678,15 @@ class Deal:
             # A heart can only be played as a discard or as a lead by necessity; the British rules say
             # both break hearts, so "discarded on another suit" and "any heart played" coincide.
             self.hearts_broken = True
-        if self._booster:
-            booster.count_nine(self, c, suit)
+        if self._on_card:
+            for on_card in self._on_card:
+                on_card(self, c, suit)
         nxt = (p + 1) % self.num_players
         if len(trick) >= self.trick_len and not (self.boosts and booster.add_round(self, nxt)):
             self._finish_trick()
             return
         self.to_act = nxt
-        if self._follow_filtered:
+        if self._follow_filters:
             self.legal = self._follow_legal(nxt)
             return
         hand = self._hands[nxt]
@@ -772,8 +754,8 @@ class Deal:
             winner = (self.leader + trick.index(best)) % self.num_players
         else:
             winner = self._trick_winner(trick)
-            if self._booster:
-                booster.end_trick(self)
+            for trick_end in self._hooks.trick_end:
+                trick_end(self)
         self._tricks.append((self.leader, trick, winner))
         self.trick = ()
         self.led_suit = -1
@@ -790,11 +772,9 @@ class Deal:
                 pen += cancellation.collect_table(self, winner)
         self._last_winner = winner
         self.leader = winner
-        if self.kitty and self.kitty_taker is None and kitty_rules.after_trick(self, winner, pen):
-            self.phase = DISCARD
-            self.to_act = winner
-            self.legal = self._hands[winner]
-            return
+        for start_phase in self._hooks.trick_won:
+            if start_phase(self, winner, pen):
+                return
         if self._hands[winner]:
             self.to_act = winner
             self.legal = self._lead_legal(winner)
@@ -802,18 +782,12 @@ class Deal:
         self._end()
 
     def _end(self) -> None:
-        if self.kitty and self.kitty_taker is None:
-            kitty_rules.to_last_winner(self)
+        for after_tricks in self._hooks.after_tricks:
+            after_tricks(self)
         self.moon_shot = moon_shooter(self.rules, self._penalty_taken, self.penalty_total, self._tricks_won)
-        if self.rules.moon_choice and self.moon_shot is not None:
-            self.phase = MOON
-            self.to_act = self.moon_shot[0]
-            self.legal = _MOON_BITS
-            return
-        self._score()
-
-    def _moon(self, action: int) -> None:
-        self.moon_choice = "subtract" if action == MOON_SUBTRACT else "add"
+        for start_phase in self._hooks.before_scoring:
+            if start_phase(self):
+                return
         self._score()
 
     def _score(self) -> None:

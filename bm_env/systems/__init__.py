@@ -25,15 +25,55 @@ Like the rules engine, this package imports only numpy and the standard library.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
 from . import booster_nines, charging, kitty, match, moon, passing, play, queen_when_safe, scoring, table, teams
 from . import ten_clubs, two_decks
-from .component import RuleSystem
+from .component import DEAL_HOOKS, RuleSystem
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
 
 #: Every rule system, in checking order.
 SYSTEMS: tuple[RuleSystem, ...] = tuple(m.SYSTEM for m in (
     two_decks, table, kitty, passing, play, scoring, moon, match, queen_when_safe, charging, ten_clubs,
     booster_nines, teams,
 ))
+
+
+@dataclass(frozen=True, eq=False)  # one per rules object (deal_hooks), compared by identity
+class DealHooks:
+    """The hooks of the systems in use for one rules object, as the reference deal calls them: a tuple of
+    functions per hook point (:data:`~bm_env.systems.component.DEAL_HOOKS`), in the registry's order, and the
+    step function of each phase the systems add. The classic rules have none."""
+
+    after_passing: tuple[Callable[..., Any], ...]
+    lead_filter: tuple[Callable[..., Any], ...]
+    follow_filter: tuple[Callable[..., Any], ...]
+    follow_compel: tuple[Callable[..., Any], ...]
+    on_lead: tuple[Callable[..., Any], ...]
+    on_card: tuple[Callable[..., Any], ...]
+    trick_end: tuple[Callable[..., Any], ...]
+    trick_won: tuple[Callable[..., Any], ...]
+    after_tricks: tuple[Callable[..., Any], ...]
+    before_scoring: tuple[Callable[..., Any], ...]
+    phases: Mapping[str, Callable[..., None]]
+    rules: Rules
+
+    def __reduce__(self) -> tuple[Any, tuple[Rules]]:
+        return deal_hooks, (self.rules,)  # a pickled deal's hooks are its rules' own, found again
+
+
+@lru_cache(maxsize=256)
+def deal_hooks(rules: Rules) -> DealHooks:
+    """The :class:`DealHooks` of ``rules`` (asked once per deal; kept per rules object)."""
+    in_use = [system for system in SYSTEMS if system.features(rules)]
+    points = {name: tuple(s.deal_hooks[name] for s in in_use if name in s.deal_hooks) for name in DEAL_HOOKS}
+    phases = MappingProxyType({k: f for s in in_use for k, f in s.phases.items()})
+    return DealHooks(**points, phases=phases, rules=rules)
 
 
 def system_of(option: str) -> RuleSystem:
@@ -44,4 +84,4 @@ def system_of(option: str) -> RuleSystem:
     raise KeyError(f"no rule system owns the option {option!r}")
 
 
-__all__ = ["RuleSystem", "SYSTEMS", "system_of"]
+__all__ = ["DealHooks", "RuleSystem", "SYSTEMS", "deal_hooks", "system_of"]

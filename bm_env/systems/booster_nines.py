@@ -47,17 +47,6 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
         vec[o["boosts_owed"].start] = info.boosts_owed
 
 
-SYSTEM = RuleSystem(
-    name="booster_nines",
-    options={"booster_nines": bool},
-    problem=_problem,
-    features=lambda r: ("booster_nines",) if r.booster_nines else (),
-    parts=_parts,
-    encode_rules=_encode_rules,
-    encode_state=_encode_state,
-    changes_in_play=True,
-)
-
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
 # private lists included (declared in bm_env.engine.deal); nothing else does.
@@ -86,3 +75,16 @@ def end_trick(deal: Deal) -> None:
     """The trick is won: the next one starts owing nothing."""
     deal.trick_len = deal.num_players
     deal.boosts = 0
+
+
+SYSTEM = RuleSystem(
+    name="booster_nines",
+    options={"booster_nines": bool},
+    problem=_problem,
+    features=lambda r: ("booster_nines",) if r.booster_nines else (),
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
+    changes_in_play=True,
+    deal_hooks={"on_card": count_nine, "trick_end": end_trick},
+)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
 from ..engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ..engine.phases import CHARGE
 from .component import RuleSystem
 
 if TYPE_CHECKING:
@@ -37,16 +38,6 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
             for c in cards:
                 vec[o["charged"].start + len(CHARGEABLE) * rel(s) + CHARGEABLE.index(c)] = 1
 
-
-SYSTEM = RuleSystem(
-    name="charging",
-    options={"charging": bool},
-    features=lambda r: ("charging",) if r.charging else (),
-    decisions={"charging": CHARGE_DONE},
-    parts=_parts,
-    encode_state=_encode_state,
-    changes_in_play=True,
-)
 
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
@@ -98,16 +89,49 @@ def note_lead(deal: Deal, suit: int) -> None:
     deal._suits_led |= cards
 
 
-def playable(deal: Deal, p: int, legal_cards: int, leading: bool) -> int:
-    """``legal_cards`` less ``p``'s charged cards that may not go to this trick: on a lead, those of
-    a suit not led yet; following, those of the led suit on its first trick; unless nothing else is left."""
+def lead_filter(deal: Deal, p: int, legal_cards: int) -> int:
+    """``legal_cards`` less ``p``'s charged cards of a suit not led yet: no charged card leads the first trick
+    of its suit, unless nothing else is left."""
     mine = deal._charged[p] & deal._hands[p]
     if not mine:
         return legal_cards
-    if leading:
-        blocked = mine & ~deal._suits_led
-    elif deal._first_of_suit:
-        blocked = mine & SUIT_MASKS[deal.led_suit]
-    else:
+    return legal_cards & ~(mine & ~deal._suits_led) or legal_cards
+
+
+def follow_filter(deal: Deal, p: int, legal_cards: int, follow: int) -> int:
+    """``legal_cards`` less ``p``'s charged cards of the led suit on its first trick: no charged card follows
+    there, unless nothing else is left (discarding it on another suit is allowed)."""
+    mine = deal._charged[p] & deal._hands[p]
+    if not mine or not deal._first_of_suit:
         return legal_cards
-    return legal_cards & ~blocked or legal_cards
+    return legal_cards & ~(mine & SUIT_MASKS[deal.led_suit]) or legal_cards
+
+
+def start_charging(deal: Deal) -> bool:
+    """After the pass: the charging round, from the eldest hand."""
+    deal.phase = CHARGE
+    deal.to_act = deal.eldest
+    deal.legal = legal(deal, deal.eldest)
+    return True
+
+
+def step_charge(deal: Deal, action: int, bit: int) -> None:
+    """A charging decision; after the last player's end, the charged values count and the play starts."""
+    if charge(deal, action):
+        deal.values = charged_values(deal)
+        deal._set_penalties()
+        deal._start_play()
+
+
+SYSTEM = RuleSystem(
+    name="charging",
+    options={"charging": bool},
+    features=lambda r: ("charging",) if r.charging else (),
+    decisions={"charging": CHARGE_DONE},
+    parts=_parts,
+    encode_state=_encode_state,
+    changes_in_play=True,
+    deal_hooks={"after_passing": start_charging, "lead_filter": lead_filter, "follow_filter": follow_filter,
+                "on_lead": note_lead},
+    phases={CHARGE: step_charge},
+)

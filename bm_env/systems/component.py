@@ -29,6 +29,23 @@ def _no_features(rules: Rules) -> tuple[str, ...]:
     return ()
 
 
+#: Where the reference :class:`~bm_env.engine.deal.Deal` calls the systems in use, in the registry's order, and
+#: what each hook is given and returns.
+DEAL_HOOKS = {
+    "after_passing": "(deal) -> bool: start a phase of the system's after the pass (True when it did)",
+    "lead_filter": "(deal, position, legal mask) -> the legal leads, filtered",
+    "follow_filter": "(deal, position, legal mask, cards of the led suit held) -> the legal follows, filtered",
+    "follow_compel": "(deal, position, legal mask, cards of the led suit held) -> the card the rules compel, if any, "
+                     "once every filter has run",
+    "on_lead": "(deal, suit): a trick was led in this suit",
+    "on_card": "(deal, card, suit): a card was played to the trick",
+    "trick_end": "(deal): the trick in progress has been won",
+    "trick_won": "(deal, winner, penalty points) -> bool: a phase of the system's starts (True) before the next lead",
+    "after_tricks": "(deal): the last trick is over, before the moon is looked for",
+    "before_scoring": "(deal) -> bool: start a phase of the system's before the deal is scored (True when it did)",
+}
+
+
 def _no_parts(num_players: int, features: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
     """No observation parts: a system whose state the classic layout already holds."""
     return ()
@@ -57,3 +74,12 @@ class RuleSystem:
     # Writes its state cells from a seat's information state: (vector, offsets, info, features, relative seat).
     encode_state: Callable[..., None] = _writes_nothing
     changes_in_play: bool = False  # its state cells change with the play (a search's world does not rewrite them)
+    # Its mechanics in the reference deal: hook point (DEAL_HOOKS) -> the function the deal calls there while the
+    # system is in use; and phase name -> the step function of a phase of its own, (deal, action, action bit).
+    deal_hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    phases: Mapping[str, Callable[..., None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.deal_hooks) - set(DEAL_HOOKS))
+        if unknown:
+            raise ValueError(f"rule system {self.name}: unknown deal hook(s) {unknown}; the hooks: {list(DEAL_HOOKS)}")

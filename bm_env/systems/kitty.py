@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..engine.cards import NUM_CARDS
+from ..engine.phases import DISCARD, PLAY
 from .component import RuleSystem
 
 if TYPE_CHECKING:
@@ -71,18 +72,6 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
         vec[o["kitty_discarded"].start + c] += 1
 
 
-SYSTEM = RuleSystem(
-    name="kitty",
-    options={"kitty": str, "kitty_to_hand": bool},
-    choices={"kitty": KITTIES},
-    problem=_problem,
-    features=_features,
-    parts=_parts,
-    encode_rules=_encode_rules,
-    encode_state=_encode_state,
-    changes_in_play=True,
-)
-
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
 # private lists included (declared in bm_env.engine.deal); nothing else does.
@@ -121,3 +110,43 @@ def to_last_winner(deal: Deal) -> None:
     """``first_point`` with no point taken in play: the last trick's winner takes the kitty."""
     deal.kitty_taker = deal._last_winner
     deal._take_points(deal._last_winner, deal.kitty)
+
+
+def take_after_trick(deal: Deal, winner: int, points: int) -> bool:
+    """The kitty, not taken yet, goes to ``winner`` if this trick takes it; with ``kitty_to_hand`` the taker
+    then discards (True: the deal waits for the discards)."""
+    if not deal.kitty or deal.kitty_taker is not None or not after_trick(deal, winner, points):
+        return False
+    deal.phase = DISCARD
+    deal.to_act = winner
+    deal.legal = deal._hands[winner]
+    return True
+
+
+def take_at_end(deal: Deal) -> None:
+    """A kitty nobody took in play goes to the last trick's winner."""
+    if deal.kitty and deal.kitty_taker is None:
+        to_last_winner(deal)
+
+
+def step_discard(deal: Deal, action: int, bit: int) -> None:
+    """A discard of the kitty's taker; after the last one, the taker leads."""
+    p = deal.to_act
+    if discard(deal, action, bit):
+        deal.phase = PLAY
+        deal.legal = deal._lead_legal(p)
+
+
+SYSTEM = RuleSystem(
+    name="kitty",
+    options={"kitty": str, "kitty_to_hand": bool},
+    choices={"kitty": KITTIES},
+    problem=_problem,
+    features=_features,
+    parts=_parts,
+    encode_rules=_encode_rules,
+    encode_state=_encode_state,
+    changes_in_play=True,
+    deal_hooks={"trick_won": take_after_trick, "after_tricks": take_at_end},
+    phases={DISCARD: step_discard},
+)

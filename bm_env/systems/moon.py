@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.actions import MOON_ADD
+from ..engine.actions import MOON_ADD, MOON_SUBTRACT
+from ..engine.phases import MOON
 from .cells import put_number
 from .component import RuleSystem
 
 if TYPE_CHECKING:
+    from ..engine.deal import Deal
     from ..engine.infostate import InfoState
     from ..engine.rules import Rules
 
@@ -59,6 +61,29 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
         vec[o["moon_shooter"].start + rel(info.moon_shooter)] = 1
 
 
+
+# --- in the reference Deal: part of its implementation, these functions change the deal's state, its
+# private lists included (declared in bm_env.engine.deal); nothing else does.
+
+_CHOICE_BITS = (1 << MOON_SUBTRACT) | (1 << MOON_ADD)
+
+
+def offer_choice(deal: Deal) -> bool:
+    """``moon="shooter_choice"``: a moon (or sun) was shot, and its shooter chooses how it scores."""
+    if deal.rules.moon != "shooter_choice" or deal.moon_shot is None:
+        return False
+    deal.phase = MOON
+    deal.to_act = deal.moon_shot[0]
+    deal.legal = _CHOICE_BITS
+    return True
+
+
+def step_choice(deal: Deal, action: int, bit: int) -> None:
+    """The shooter's choice; the deal is scored."""
+    deal.moon_choice = "subtract" if action == MOON_SUBTRACT else "add"
+    deal._score()
+
+
 SYSTEM = RuleSystem(
     name="moon",
     options={"moon": str, "sun_points": (int, type(None))},
@@ -69,4 +94,6 @@ SYSTEM = RuleSystem(
     parts=_parts,
     encode_rules=_encode_rules,
     encode_state=_encode_state,
+    deal_hooks={"before_scoring": offer_choice},
+    phases={MOON: step_choice},
 )
