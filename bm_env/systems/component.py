@@ -5,9 +5,11 @@ A :class:`RuleSystem` is a system's registration. :class:`~bm_env.Rules` takes i
 option types, allowed values and checks from the registered systems; its extension features
 (:attr:`~bm_env.Rules.uses_extensions`, which name the observation's extra parts),
 its action space (:attr:`~bm_env.Rules.num_actions`) and the vector engine's support
-check (:func:`~bm_env.vector.check_supported`) are read off them too. A system's checks take a
-built rules object and return the first problem in words, or None, so this package needs nothing
-of the rules module and the rules module can stand on it.
+check (:func:`~bm_env.vector.check_supported`) are read off them too. The observation
+(:mod:`bm_env.env.observation`) appends their parts and calls their encoders, and the reference
+deal calls their hooks at the points :data:`DEAL_HOOKS` names, and the step functions of their
+phases. A system's checks take a built rules object and return the first problem in words, or
+None, so this package needs nothing of the rules module and the rules module can stand on it.
 """
 
 from __future__ import annotations
