@@ -102,10 +102,11 @@ def _direction_problem(d: object, n: int, count: int) -> str | None:
         return None
     if d == "hold":
         return None
-    m = _DIRECTION_RE.match(d)
-    if m is None:
-        return f"unknown pass direction {shown(d)}; allowed: {DIRECTION_FORMS}"
-    k = int(m.group(2) or 1)
+    try:
+        direction_offset(d, n)  # names a direction it cannot read
+    except RulesError as e:
+        return str(e)
+    k = int(_DIRECTION_RE.match(d).group(2) or 1)
     if k >= n:
         return f"pass direction {d!r} needs more than {n} players; with {n} players k is at most {n - 1}"
     return None
