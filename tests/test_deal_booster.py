@@ -1,4 +1,4 @@
-"""Booster Nines (bm_env/systems/booster_nines.py; Pagat): a nine of the led suit adds a round to the trick.
+"""Booster Nines (bm_env/systems/booster_nines; Pagat): a nine of the led suit adds a round to the trick.
 
 The tests play kit.TURBO_HANDS under the booster_nines preset (dealer 3, so position 0 is
 eldest; no pass).

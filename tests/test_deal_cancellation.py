@@ -1,4 +1,4 @@
-"""Cancellation Hearts (bm_env/systems/two_decks.py): two decks, identical cards in a trick
+"""Cancellation Hearts (bm_env/systems/two_decks): two decks, identical cards in a trick
 cancel, a kitty; from the Black Maria guide and the Hearts page (docs/rules.md).
 
 Every expectation below is worked out by hand from the rule text: "The trick is taken by the

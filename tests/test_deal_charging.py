@@ -1,4 +1,4 @@
-"""Charging and Turbo Hearts' scoring (bm_env/systems/charging.py and ten_clubs.py; Pagat): J♦ −10, charged cards
+"""Charging and Turbo Hearts' scoring (bm_env/systems/charging and ten_clubs; Pagat): J♦ −10, charged cards
 and when they may be played, the 10♣ multiplier.
 
 The scripted tests play kit.TURBO_HANDS (dealer 3, so position 0 is eldest; no pass), where

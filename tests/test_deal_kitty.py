@@ -1,4 +1,4 @@
-"""The kitty (bm_env/systems/kitty.py): 3- and 5-player American Hearts with a kitty (Pagat), to the
+"""The kitty (bm_env/systems/kitty): 3- and 5-player American Hearts with a kitty (Pagat), to the
 taker of the first trick or the first point, or added to the hand and discarded."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Passing (bm_env/systems/passing.py): the picks, the cards moving once everyone has passed, the
+"""Passing (bm_env/systems/passing): the picks, the cards moving once everyone has passed, the
 pass counts and named cycles of the presets, scatter, and passing on unseen (Pagat)."""
 
 from __future__ import annotations

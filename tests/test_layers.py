@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The layers, lowest first: a module may import (at its top or inside a function, or name to importlib) only
 # modules of its own layer or of the layers before it. Every module of the package must be in one.
 LAYERS = (
-    ("bm_env", "bm_env.engine", "bm_env.systems"),  # the rules engine and its rule systems; bm_env re-exports it
+    ("bm_env", "bm_env.engine", "bm_env.systems"),  # the rules engine and its rule systems (their faces: FACES); bm_env re-exports it
     ("bm_env.package_data", "bm_env.config"),  # the shipped files, and the typed YAML configs
     ("bm_env.pictures",),  # tables and replays drawn from game records
     ("bm_env.env", "bm_env.black_maria_v0"),  # the PettingZoo environment and its observation
@@ -37,7 +37,15 @@ LAYERS = (
 )
 
 
+# A rule system's faces on the later layers sit in its own package beside its registration
+# (bm_env.systems.NAME.tracker, bm_env.systems.NAME.vector), each in the layer of what it serves.
+FACES = {"tracker": "bm_env.env", "vector": "bm_env.vector"}
+
+
 def _layer_of(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 4 and parts[:2] == ["bm_env", "systems"] and parts[3] in FACES:
+        return _layer_of(FACES[parts[3]])
     best = None
     for i, prefixes in enumerate(LAYERS):
         for prefix in prefixes:
@@ -86,6 +94,13 @@ def test_every_import_goes_down_the_layers_lazy_or_not():
             if _layer_of(target) > mine:
                 upward.append(f"{module} ({LAYERS[mine][0]}) imports {target} ({LAYERS[_layer_of(target)][0]})")
     assert not upward, "imports that go up the layers:\n" + "\n".join(upward)
+
+
+def test_a_systems_faces_sit_in_the_layers_they_serve():
+    assert _layer_of("bm_env.systems.charging") == _layer_of("bm_env.engine")
+    assert _layer_of("bm_env.systems.charging.tracker") == _layer_of("bm_env.env")
+    assert _layer_of("bm_env.systems.charging.vector") == _layer_of("bm_env.vector")
+    assert _layer_of("bm_env.systems.charging.tracker") < _layer_of("bm_env.systems.charging.vector")
 
 
 def test_the_layer_check_sees_lazy_imports_and_named_modules(tmp_path):

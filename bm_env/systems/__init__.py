@@ -1,12 +1,15 @@
 """The rule systems of the Hearts family, one module each, and their registry.
 
-Each module registers one :class:`~bm_env.systems.component.RuleSystem`: the
+Each module (a package, for the systems with mechanics of their own) registers one
+:class:`~bm_env.systems.component.RuleSystem`: the
 :class:`~bm_env.Rules` options it owns with their types, allowed values and checks,
 the extension features it adds when in use, the decision ids it adds to the action space, and
 whether the vector engine plays it. A system with mechanics of its own in a deal holds them too,
 as the functions the reference :class:`~bm_env.engine.deal.Deal` calls. :data:`SYSTEMS` is the
 registry, in the order the rules object checks them (the first mistake a user would fix comes
-first) and lists their features.
+first) and lists their features. A system's package also holds its faces on the later layers,
+beside its reference mechanics: ``tracker`` (its incremental observation, on the environment's
+layer) and ``vector`` (its batched kernel, on the vector engine's), which those layers import.
 
 - :mod:`.two_decks`: Cancellation's two decks, whose identical cards cancel;
 - :mod:`.table`: the players and the deck table that deals to them;

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
-from ..engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
-from ..engine.phases import CHARGE
-from .component import RuleSystem
+from ...engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
+from ...engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ...engine.phases import CHARGE
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.infostate import InfoState
+    from ...engine.deal import Deal
+    from ...engine.infostate import InfoState
 
 
 # --- in the observation

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import NUM_RANKS
-from .component import RuleSystem
+from ...engine.cards import NUM_RANKS
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.infostate import InfoState
-    from ..engine.rules import Rules
+    from ...engine.deal import Deal
+    from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
 
 
 def _problem(r: Rules) -> str | None:

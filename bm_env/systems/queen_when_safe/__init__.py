@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import ACE_SPADES, KING_SPADES, QUEEN_SPADES, SPADES, mask_of
-from .component import RuleSystem
+from ...engine.cards import ACE_SPADES, KING_SPADES, QUEEN_SPADES, SPADES, mask_of
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.rules import Rules
+    from ...engine.deal import Deal
+    from ...engine.rules import Rules
 
 # --- in the observation
 

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.actions import MOON_ADD, MOON_SUBTRACT
-from ..engine.phases import MOON
-from .cells import put_number
-from .component import RuleSystem
+from ...engine.actions import MOON_ADD, MOON_SUBTRACT
+from ...engine.phases import MOON
+from ..cells import put_number
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.infostate import InfoState
-    from ..engine.rules import Rules
+    from ...engine.deal import Deal
+    from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
 
 MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win", "shooter_choice")
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .component import RuleSystem
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.infostate import InfoState
-    from ..engine.rules import Rules
+    from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
 
 TEAMS = ("none", "joint", "individual")
 

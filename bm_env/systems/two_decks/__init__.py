@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ..engine.cards import NUM_CARDS
-from .component import RuleSystem
-from .kitty import KITTIES
+from ...engine.cards import NUM_CARDS
+from ..component import RuleSystem
+from ..kitty import KITTIES
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.infostate import InfoState
-    from ..engine.rules import Rules
+    from ...engine.deal import Deal
+    from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
 
 
 def _problem(r: Rules) -> str | None:

@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.actions import PASS_ON
-from ..engine.cards import NUM_CARDS, mask_of
-from ..engine.checks import RulesError, shown
-from .component import RuleSystem
+from ...engine.actions import PASS_ON
+from ...engine.cards import NUM_CARDS, mask_of
+from ...engine.checks import RulesError, shown
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.infostate import InfoState
-    from ..engine.rules import Rules
+    from ...engine.deal import Deal
+    from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
 
 PASS_ORDERS = ("cycle", "random")
 SCATTER = "scatter"

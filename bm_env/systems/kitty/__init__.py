@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import NUM_CARDS
-from ..engine.phases import DISCARD, PLAY
-from .component import RuleSystem
+from ...engine.cards import NUM_CARDS
+from ...engine.phases import DISCARD, PLAY
+from ..component import RuleSystem
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from ..engine.infostate import InfoState
-    from ..engine.rules import Rules
+    from ...engine.deal import Deal
+    from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
 
 
 KITTIES = ("none", "first_trick", "first_point")
