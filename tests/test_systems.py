@@ -53,12 +53,17 @@ def test_each_option_lives_in_exactly_one_system_module():
         system_of("jokers")
 
 
-def test_each_system_declares_the_types_and_choices_the_rules_check():
+def test_each_system_declares_the_fields_the_rules_object_has_and_checks():
+    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    assert list(fields) == [name for system in SYSTEMS for name in system.options]  # in the registry's order
+    defaults = Rules()
     for system in SYSTEMS:
-        assert set(system.choices) <= set(system.options), system.name
-        for option, allowed in system.choices.items():
-            default = Rules.__dataclass_fields__[option].default
-            assert default in allowed and len(set(allowed)) == len(allowed)
+        for option, declared in system.options.items():
+            assert fields[option].default == declared.default == getattr(defaults, option)
+            assert isinstance(declared.default, declared.type) and declared.source, option
+            if declared.choices is None:
+                continue
+            assert declared.default in declared.choices and len(set(declared.choices)) == len(declared.choices)
             with pytest.raises(ValueError, match=rf"rules option {option}='bogus' is not allowed; allowed: "):
                 make_rules("black_maria", **{option: "bogus"})
 
@@ -97,7 +102,7 @@ def test_a_system_the_vector_engine_does_not_play_is_refused_by_it_and_only_when
     monkeypatch.setattr(support, "SYSTEMS", unplayed)
     check_supported(make_rules("turbo_hearts"))  # the system's option at its default
     with pytest.raises(UnsupportedRulesError, match=r"does not implement rules option booster_nines=True; it plays "
-                                                    r"the rule systems \['two_decks', 'table', "):
+                                                    r"the rule systems \['table', 'two_decks', "):
         check_supported(make_rules("booster_nines"))
 
 

@@ -1,8 +1,9 @@
 """One frozen rules object for the whole Hearts family, and its named presets.
 
-Every rule option the sources name is a field of :class:`Rules`; the comment on each field
-names the rules text it comes from, by these short names (``docs/rules.md`` describes them
-and the conventions): *the British rules* (Black Maria in full, with Dirty Lady, Slippery
+Every rule option the sources name is a field of :class:`Rules`, declared by the rule system of
+:mod:`bm_env.systems` that owns it (:class:`~bm_env.systems.component.Option`: its type, default and
+allowed values, and the rules text it comes from), by these short names (``docs/rules.md`` describes
+them and the conventions): *the British rules* (Black Maria in full, with Dirty Lady, Slippery
 Anne, Omnibus and Cancellation), *the 3-7 player rules* and *the 3-4 player rules* (two
 shorter Black Maria texts), *Pagat* (the Pagat page on Hearts: American Hearts and its
 family) and *Petrone's rules* (Petrone's Black Mariah).
@@ -26,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache, wraps
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar, Union
 
 from ..systems import SYSTEMS
 from ..systems.kitty import KITTIES
@@ -34,6 +35,7 @@ from ..systems.match import MATCH_ENDS, TIE_BREAKS
 from ..systems.moon import MOONS
 from ..systems.passing import PASS_CYCLES, SCATTER, direction_offset, scatter_offsets
 from ..systems.play import FIRST_LEADS, HEARTS_LEADS, TRUMPS
+from ..systems.scoring import VALUE_TABLES
 from ..systems.table import DECK_TABLES
 from ..systems.teams import TEAMS, partner_of
 from . import checks
@@ -43,116 +45,35 @@ from .checks import RulesError
 T = TypeVar("T")
 
 
-# ---------------------------------------------------------------------------
-# Card value tables.
-# ---------------------------------------------------------------------------
-
-
-def _values(entries: Mapping[str, int]) -> tuple[int, ...]:
-    table = [0] * NUM_CARDS
-    for name, v in entries.items():
-        table[parse_card(name)] = v
-    return tuple(table)
-
-
-def _hearts(value_of_rank) -> dict[str, int]:
-    return {"23456789TJQKA"[r] + "H": value_of_rank(r) for r in range(13)}
-
-
-_SPADE_HONOURS = {"QS": 13, "KS": 10, "AS": 7}
-#: Named card-value tables (points a card scores for whoever takes it).
-VALUE_TABLES: dict[str, tuple[int, ...]] = {
-    # the British rules: hearts 1, QS 13, KS 10, AS 7 = 43.
-    "black_maria": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS}),
-    # the 3-7 and 3-4 player rules, Pagat: hearts 1, QS 13 = 26.
-    "hearts": _values({**_hearts(lambda r: 1), "QS": 13}),
-    # the British rules, Dirty Lady: AH 5, KH 4, QH 3, JH 2, other hearts 1; QS 13.
-    "dirty_lady": _values({**_hearts(lambda r: {12: 5, 11: 4, 10: 3, 9: 2}.get(r, 1)), "QS": 13}),
-    # the British rules, Slippery Anne: QS 13 only.
-    "slippery_anne": _values({"QS": 13}),
-    # the British rules and Pagat, Omnibus: black_maria plus JD -10.
-    "omnibus": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "JD": -10}),
-    # the British rules and Pagat, Omnibus option: the 10 of diamonds as the bonus card instead.
-    "omnibus_ten_diamonds": _values({**_hearts(lambda r: 1), **_SPADE_HONOURS, "TD": -10}),
-    # the 3-4 player rules and Pagat, spot (alternative): hearts 2-10 face value, J Q K 10, A 15; QS 25.
-    "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
-    # Pagat, Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
-    "spot_pip": _values({**_hearts(lambda r: r + 2), "QS": 25}),
-    # Pink Lady, a house rule of Hearts: the QH scores 13 as well as the QS; the other hearts 1 = 38.
-    "pink_lady": _values({**_hearts(lambda r: 13 if r == 10 else 1), "QS": 13}),
-    # Pagat, Turbo Hearts: hearts 1, QS 13, JD -10 (charges and the TC multiplier are options).
-    "turbo": _values({**_hearts(lambda r: 1), "QS": 13, "JD": -10}),
-    # Petrone's rules: AS -7, KS -10, QS -13 (clean tricks score via clean_trick_bonus).
-    "petrone": _values({"QS": -13, "KS": -10, "AS": -7}),
-}
-
-
 #: What the int8 observation (bm_env/env/observation.py) can hold: a rule value in one cell
 #: (card values, the clean-trick bonus), points and totals in two cells (|v| at most 4095).
 CELL_RANGE = (-128, 127)
 NUMBER_LIMIT = 4095
 
 
+def _option_fields() -> list[tuple[str, Any, dataclasses.Field]]:
+    """The fields of :class:`Rules`: every option each rule system of :mod:`bm_env.systems` declares, in the
+    registry's order, with its type and default."""
+    out = []
+    for system in SYSTEMS:
+        for name, option in system.options.items():
+            hint = option.type if isinstance(option.type, type) else Union[option.type]
+            out.append((name, hint, dataclasses.field(default=option.default)))
+    return out
+
+
+#: The options as a frozen dataclass; :class:`Rules` adds the checks and what is derived from them.
+_Options = dataclasses.make_dataclass("_Options", _option_fields(), frozen=True)
+
+
 @dataclass(frozen=True)
-class Rules:
+class Rules(_Options):
     """Every rule option of the Hearts family. Build presets with :func:`~bm_env.make_rules`.
 
     Seats, cards and actions follow the conventions of ``docs/rules.md``. Scores are in the rules' own unit
     and sign: penalty points where ``lower_wins`` (the Hearts family), plus points in
     Petrone's game.
     """
-
-    # --- table -----------------------------------------------------------------------
-    num_players: int = 3  # British rules 3-6, 3-7 player rules, Pagat 3-5: players at the table
-    deck_table: str = "black_maria"  # British, 3-7 player rules, Pagat: which cards each player count removes
-    # --- passing ----------------------------------------------------------------------
-    pass_count: int = 3  # every source: cards each player passes
-    pass_count_over_four: int | None = None  # 3-7 player rules: "more than four players ... pass only 2"
-    pass_cycle: tuple[str, ...] = ("right",)  # British rules right; Pagat left, right, across, hold
-    pass_order: str = "cycle"  # "cycle" by deal number; "random": drawn per deal (OpenSpiel's game)
-    no_pass_cards: tuple[int, ...] = ()  # British rules, Dirty Lady: QS may not be passed
-    # --- leading and following ---------------------------------------------------------
-    first_lead: str = "eldest_non_heart"  # British rules eldest any non-heart; Pagat holder of 2C leads it
-    hearts_lead: str = "when_broken"  # British rules, Pagat only once broken; the others any time
-    queen_breaks_hearts: bool = False  # Pagat: "Some play that the Queen of Spades breaks hearts"
-    lead_hearts_with_queen_only: bool = False  # Pagat: holding only hearts and QS, may lead a heart
-    first_trick_no_points: bool = False  # Pagat: no penalty cards on the first trick unless nothing else
-    trumps: str = "none"  # Petrone's rules: hearts are trumps; none elsewhere
-    # --- scoring ----------------------------------------------------------------------
-    card_values: tuple[int, ...] = VALUE_TABLES["black_maria"]  # points per card id; see VALUE_TABLES
-    clean_trick_bonus: int = 0  # Petrone's rules: +3 for each trick with no valued card
-    lower_wins: bool = True  # Petrone's rules highest total wins; the others lowest
-    moon: str = "off"  # British rules optional slam (shooter_minus); Pagat the three variants
-    # --- match ------------------------------------------------------------------------
-    match_end: str = "deals"  # British rules fixed deals or threshold; the others threshold
-    match_deals: int = 9  # British rules: a multiple of the player count, 9 for three players
-    match_threshold: int = 100  # 100; 50 (3-7 player rules, Petrone's rules); 500 (spot)
-    match_floor: int | None = None  # Petrone's rules: someone at -50 ends the match, the victory shared
-    exact_reset: tuple[int, int] | None = None  # Pagat: exactly 100 after a deal resets to 50 (or 0)
-    tie_break: str = "tied_players"  # British rules: extra deal among the tied; Pagat, Petrone's: play on
-    # --- the remaining rule systems: the extensions ----------------------------------------
-    # Where a source leaves a point open, the reading taken is said here.
-    decks: int = 1  # British rules, Pagat, Cancellation: 2 = two full decks shuffled; identical cards in a trick cancel
-    #                 for winning; a trick with every led-suit card cancelled waits for the next winner.
-    kitty: str = "none"  # Pagat (3/5 players, Cancellation): deal as far as the cards go; the rest to the
-    #                      taker of the first trick (the first trick that has a winner, with two decks) or of
-    #                      the first penalty point (if nobody takes one, the last trick's winner). With a kitty
-    #                      no card is removed; the kitty's cards are seen by its taker only.
-    kitty_to_hand: bool = False  # Pagat method 2: the kitty taker adds it to their hand, discards as many
-    optional_pass: bool = False  # Pagat: a player may instead pass on, unseen, the cards passed to them
-    #                              (in the open; not offered on scatter deals, where "on" has no one receiver)
-    sun_points: int | None = None  # Pagat: one player taking all tricks scores like the moon with this total
-    queen_when_safe: bool = False  # Pagat: must play QS once safe (void in the led suit, or after AS/KS)
-    charging: bool = False  # Pagat, Turbo Hearts: after the pass, each player from eldest in turn charges
-    #                         any of AH QS JD TC held (docs/rules.md's "any of"; Pagat says "one of"), then ends.
-    #                         A charged card may not lead, nor follow in, the first trick of its suit unless
-    #                         nothing else is legal; discarding it on another suit is allowed.
-    ten_clubs_multiplier: bool = False  # Pagat, Turbo Hearts: the taker of TC doubles their deal score
-    #                                     (x4 if charged), applied after the moon.
-    booster_nines: bool = False  # Pagat, Booster Nines: each nine of the led suit (boost rounds included)
-    #                              adds a round to the trick, unless the hands are empty after this round.
-    teams: str = "none"  # Pagat, Partnership Hearts: "joint" tricks and scores (a team slam: the partner
-    #                      with more of the points chooses), or "individual" scores with team totals deciding.
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -386,9 +307,9 @@ def _made(fields: dict[str, Any]) -> Rules:
     return _MADE.setdefault(rules, rules)
 
 
-_FIELD_TYPES = {name: typ for system in SYSTEMS for name, typ in system.options.items()}
-_CHOICES = {name: allowed for system in SYSTEMS for name, allowed in system.choices.items()}
-if sorted(_FIELD_TYPES) != sorted(OPTION_NAMES) or len(_FIELD_TYPES) != sum(len(s.options) for s in SYSTEMS):
+_FIELD_TYPES = {name: option.type for system in SYSTEMS for name, option in system.options.items()}
+_CHOICES = {name: option.choices for system in SYSTEMS for name, option in system.options.items() if option.choices}
+if len(_FIELD_TYPES) != sum(len(s.options) for s in SYSTEMS):
     raise ImportError("every Rules option must be owned by exactly one rule system of bm_env.systems")
 
 

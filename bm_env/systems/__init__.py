@@ -7,12 +7,12 @@ the extension features it adds when in use, the decision ids it adds to the acti
 whether the vector engine plays it. A system with mechanics of its own in a deal holds them too,
 as the functions the reference :class:`~bm_env.engine.deal.Deal` calls. :data:`SYSTEMS` is the
 registry, in the order the rules object checks them (the first mistake a user would fix comes
-first) and lists their features. A system's package also holds its faces on the later layers,
+first), lists their features and their observation parts, and declares the fields of ``Rules``. A system's package also holds its faces on the later layers,
 beside its reference mechanics: ``tracker`` (its incremental observation, on the environment's
 layer) and ``vector`` (its batched kernel, on the vector engine's), which those layers import.
 
-- :mod:`.two_decks`: Cancellation's two decks, whose identical cards cancel;
 - :mod:`.table`: the players and the deck table that deals to them;
+- :mod:`.two_decks`: Cancellation's two decks, whose identical cards cancel;
 - :mod:`.kitty`: the cards left over after an even deal, and who takes them;
 - :mod:`.passing`: the pass (its size, direction cycle and order, unpassable cards, scatter,
   optional passing on);
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 #: Every rule system, in checking order.
 SYSTEMS: tuple[RuleSystem, ...] = tuple(m.SYSTEM for m in (
-    two_decks, table, kitty, passing, play, scoring, moon, match, queen_when_safe, charging, ten_clubs,
+    table, two_decks, kitty, passing, play, scoring, moon, match, queen_when_safe, charging, ten_clubs,
     booster_nines, teams,
 ))
 

@@ -2,7 +2,7 @@
 observation.
 
 A :class:`RuleSystem` is a system's registration. :class:`~bm_env.Rules` takes its
-option types, allowed values and checks from the registered systems; its extension features
+fields (:class:`Option`: type, default, allowed values) and checks from the registered systems; its extension features
 (:attr:`~bm_env.Rules.uses_extensions`, which name the observation's extra parts),
 its action space (:attr:`~bm_env.Rules.num_actions`) and the vector engine's support
 check (:func:`~bm_env.vector.check_supported`) are read off them too. The observation
@@ -58,12 +58,22 @@ def _writes_nothing(*args: Any) -> None:
 
 
 @dataclass(frozen=True)
+class Option:
+    """One :class:`~bm_env.Rules` option, as the system that owns it declares it: the rules object's field is
+    made from this (its type, its default), and its value checked against it (the type, the closed set of values)."""
+
+    type: type | tuple[type, ...]  # the allowed type(s) of a value
+    default: Any  # the value of ``Rules()``: Black Maria for three players
+    source: str  # the rules text it comes from, and the reading taken where a source leaves a point open
+    choices: tuple[Any, ...] | None = None  # the allowed values, where they are a closed set
+
+
+@dataclass(frozen=True)
 class RuleSystem:
     """One rule system's registration (see the module docstring)."""
 
     name: str  # the system's name, as docs/rules.md calls it
-    options: Mapping[str, type | tuple[type, ...]]  # each Rules option it owns -> its allowed type(s)
-    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # options with a closed set of values
+    options: Mapping[str, Option]  # each Rules option it owns, by name, in the order Rules lists them
     problem: Callable[[Rules], str | None] = _none  # the first thing wrong with its options, in words
     features: Callable[[Rules], tuple[str, ...]] = _no_features  # its extension features in use
     decisions: Mapping[str, int] = field(default_factory=dict)  # feature -> the last action id it adds

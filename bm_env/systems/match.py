@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engine.checks import shown
-from .component import RuleSystem
+from .component import Option, RuleSystem
 from .table import DECK_TABLES
 
 if TYPE_CHECKING:
@@ -41,8 +41,16 @@ def _problem(r: Rules) -> str | None:
 
 SYSTEM = RuleSystem(
     name="match",
-    options={"match_end": str, "match_deals": int, "match_threshold": int, "match_floor": (int, type(None)),
-             "exact_reset": (tuple, type(None)), "tie_break": str},
-    choices={"match_end": MATCH_ENDS, "tie_break": TIE_BREAKS},
+    options={
+        "match_end": Option(str, "deals", "the British rules fixed deals or a threshold; the others a threshold",
+                            choices=MATCH_ENDS),
+        "match_deals": Option(int, 9, "the British rules: a multiple of the player count, 9 for three players"),
+        "match_threshold": Option(int, 100, "100; 50 (the 3-7 player rules, Petrone's rules); 500 (spot)"),
+        "match_floor": Option((int, type(None)), None, "Petrone's rules: someone at -50 ends the match, the victory "
+                                                       "shared"),
+        "exact_reset": Option((tuple, type(None)), None, "Pagat: exactly 100 after a deal resets to 50 (or 0)"),
+        "tie_break": Option(str, "tied_players", "the British rules: an extra deal among the tied; Pagat, Petrone's "
+                                                 "rules: play on", choices=TIE_BREAKS),
+    },
     problem=_problem,
 )

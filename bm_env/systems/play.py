@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engine.cards import CLUBS, SUIT_MASKS
-from .component import RuleSystem
+from .component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -28,8 +28,15 @@ def _problem(r: Rules) -> str | None:
 
 SYSTEM = RuleSystem(
     name="play",
-    options={"first_lead": str, "hearts_lead": str, "queen_breaks_hearts": bool, "lead_hearts_with_queen_only": bool,
-             "first_trick_no_points": bool, "trumps": str},
-    choices={"first_lead": FIRST_LEADS, "hearts_lead": HEARTS_LEADS, "trumps": TRUMPS},
+    options={
+        "first_lead": Option(str, "eldest_non_heart", "the British rules eldest any non-heart; Pagat the holder of "
+                                                      "2♣ leads it", choices=FIRST_LEADS),
+        "hearts_lead": Option(str, "when_broken", "the British rules, Pagat only once broken; the others any time",
+                              choices=HEARTS_LEADS),
+        "queen_breaks_hearts": Option(bool, False, "Pagat: 'Some play that the Queen of Spades breaks hearts'"),
+        "lead_hearts_with_queen_only": Option(bool, False, "Pagat: holding only hearts and Q♠, a heart may be led"),
+        "first_trick_no_points": Option(bool, False, "Pagat: no penalty cards on the first trick unless nothing else"),
+        "trumps": Option(str, "none", "Petrone's rules: hearts are trumps; none elsewhere", choices=TRUMPS),
+    },
     problem=_problem,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engine.cards import parse_card
-from .component import RuleSystem
+from .component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -54,7 +54,10 @@ def _problem(r: Rules) -> str | None:
 
 SYSTEM = RuleSystem(
     name="table",
-    options={"num_players": int, "deck_table": str},
-    choices={"deck_table": tuple(DECK_TABLES)},
+    options={
+        "num_players": Option(int, 3, "the British rules 3-6, the 3-7 player rules, Pagat 3-5: players at the table"),
+        "deck_table": Option(str, "black_maria", "the British rules, the 3-7 player rules, Pagat: which cards each "
+                                                 "player count removes", choices=tuple(DECK_TABLES)),
+    },
     problem=_problem,
 )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.cards import NUM_RANKS
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -79,7 +79,11 @@ def end_trick(deal: Deal) -> None:
 
 SYSTEM = RuleSystem(
     name="booster_nines",
-    options={"booster_nines": bool},
+    options={
+        "booster_nines": Option(bool, False, "Pagat, Booster Nines: each nine of the led suit (boost rounds "
+                                             "included) adds a round to the trick, unless the hands are empty after "
+                                             "this round"),
+    },
     problem=_problem,
     features=lambda r: ("booster_nines",) if r.booster_nines else (),
     parts=_parts,

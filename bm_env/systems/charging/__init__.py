@@ -16,7 +16,7 @@ import numpy as np
 from ...engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
 from ...engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
 from ...engine.phases import CHARGE
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -125,7 +125,13 @@ def step_charge(deal: Deal, action: int, bit: int) -> None:
 
 SYSTEM = RuleSystem(
     name="charging",
-    options={"charging": bool},
+    options={
+        "charging": Option(bool, False, "Pagat, Turbo Hearts: after the pass, each player from eldest in turn "
+                                        "charges any of A♥ Q♠ J♦ 10♣ held (docs/rules.md's 'any of'; Pagat says "
+                                        "'one of'), then ends. A charged card may not lead, nor follow in, the first "
+                                        "trick of its suit unless nothing else is legal; discarding it on another "
+                                        "suit is allowed"),
+    },
     features=lambda r: ("charging",) if r.charging else (),
     decisions={"charging": CHARGE_DONE},
     parts=_parts,

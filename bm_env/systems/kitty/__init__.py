@@ -18,7 +18,7 @@ import numpy as np
 
 from ...engine.cards import NUM_CARDS
 from ...engine.phases import DISCARD, PLAY
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -139,8 +139,15 @@ def step_discard(deal: Deal, action: int, bit: int) -> None:
 
 SYSTEM = RuleSystem(
     name="kitty",
-    options={"kitty": str, "kitty_to_hand": bool},
-    choices={"kitty": KITTIES},
+    options={
+        "kitty": Option(str, "none", "Pagat (3 or 5 players, Cancellation): deal as far as the cards go; the rest to"
+                                     " the taker of the first trick (the first trick that has a winner, with two "
+                                     "decks) or of the first penalty point (if nobody takes one, the last trick's "
+                                     "winner). With a kitty no card is removed; its cards are seen by its taker only",
+                        choices=KITTIES),
+        "kitty_to_hand": Option(bool, False, "Pagat, method 2: the kitty's taker adds it to their hand and discards "
+                                             "as many"),
+    },
     problem=_problem,
     features=_features,
     parts=_parts,

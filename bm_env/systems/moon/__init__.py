@@ -14,7 +14,7 @@ import numpy as np
 from ...engine.actions import MOON_ADD, MOON_SUBTRACT
 from ...engine.phases import MOON
 from ..cells import put_number
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -86,8 +86,12 @@ def step_choice(deal: Deal, action: int, bit: int) -> None:
 
 SYSTEM = RuleSystem(
     name="moon",
-    options={"moon": str, "sun_points": (int, type(None))},
-    choices={"moon": MOONS},
+    options={
+        "moon": Option(str, "off", "the British rules' optional slam (shooter_minus); Pagat the three variants and "
+                                   "the shooter's choice", choices=MOONS),
+        "sun_points": Option((int, type(None)), None, "Pagat: one player taking every trick scores like the moon "
+                                                      "with this total"),
+    },
     problem=_problem,
     features=_features,
     decisions={"moon_choice": MOON_ADD},

@@ -26,7 +26,7 @@ import numpy as np
 from ...engine.actions import PASS_ON
 from ...engine.cards import NUM_CARDS, mask_of
 from ...engine.checks import RulesError, shown
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -161,9 +161,18 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
 
 SYSTEM = RuleSystem(
     name="passing",
-    options={"pass_count": int, "pass_count_over_four": (int, type(None)), "pass_cycle": tuple, "pass_order": str,
-             "no_pass_cards": tuple, "optional_pass": bool},
-    choices={"pass_order": PASS_ORDERS},
+    options={
+        "pass_count": Option(int, 3, "every source: cards each player passes"),
+        "pass_count_over_four": Option((int, type(None)), None, "the 3-7 player rules: 'more than four players ... "
+                                                                "pass only 2'"),
+        "pass_cycle": Option(tuple, ("right",), "the British rules right; Pagat left, right, across, hold"),
+        "pass_order": Option(str, "cycle", "'cycle' by deal number; 'random': drawn per deal (OpenSpiel's game)",
+                             choices=PASS_ORDERS),
+        "no_pass_cards": Option(tuple, (), "the British rules, Dirty Lady: Q♠ may not be passed"),
+        "optional_pass": Option(bool, False, "Pagat: a player may instead pass on, unseen, the cards passed to them "
+                                             "(in the open; not offered on scatter deals, where 'on' has no one "
+                                             "receiver)"),
+    },
     problem=_problem,
     features=_features,
     decisions={"optional_pass": PASS_ON},

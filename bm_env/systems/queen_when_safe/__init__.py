@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.cards import ACE_SPADES, KING_SPADES, QUEEN_SPADES, SPADES, mask_of
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -43,7 +43,10 @@ def compel_queen(deal: Deal, p: int, legal_cards: int, follow: int) -> int:
 
 SYSTEM = RuleSystem(
     name="queen_when_safe",
-    options={"queen_when_safe": bool},
+    options={
+        "queen_when_safe": Option(bool, False, "Pagat: Q♠ must be played once safe (void in the led suit, or after "
+                                               "A♠ or K♠)"),
+    },
     features=lambda r: ("queen_when_safe",) if r.queen_when_safe else (),
     parts=_parts,
     encode_rules=_encode_rules,

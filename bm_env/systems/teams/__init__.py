@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.infostate import InfoState
@@ -60,8 +60,11 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
 
 SYSTEM = RuleSystem(
     name="teams",
-    options={"teams": str},
-    choices={"teams": TEAMS},
+    options={
+        "teams": Option(str, "none", "Pagat, Partnership Hearts: 'joint' tricks and scores (a team slam: the partner"
+                                     " with more of the points chooses), or 'individual' scores with the team totals"
+                                     " deciding", choices=TEAMS),
+    },
     problem=_problem,
     features=lambda r: ("teams",) if r.teams != "none" else (),
     parts=_parts,

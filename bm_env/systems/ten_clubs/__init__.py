@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.cards import TEN_CLUBS
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -28,7 +28,10 @@ def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tup
 
 SYSTEM = RuleSystem(
     name="ten_clubs",
-    options={"ten_clubs_multiplier": bool},
+    options={
+        "ten_clubs_multiplier": Option(bool, False, "Pagat, Turbo Hearts: the taker of 10♣ doubles their deal score "
+                                                    "(x4 if charged), applied after the moon"),
+    },
     features=lambda r: ("ten_clubs_multiplier",) if r.ten_clubs_multiplier else (),
     parts=_parts,
     encode_rules=_encode_rules,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ...engine.cards import NUM_CARDS
-from ..component import RuleSystem
+from ..component import Option, RuleSystem
 from ..kitty import KITTIES
 
 if TYPE_CHECKING:
@@ -64,7 +64,11 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
 
 SYSTEM = RuleSystem(
     name="two_decks",
-    options={"decks": int},
+    options={
+        "decks": Option(int, 1, "the British rules, Pagat, Cancellation: 2 = two full decks shuffled together; "
+                                "identical cards in a trick cancel for winning; a trick with every led-suit card "
+                                "cancelled waits for the next winner"),
+    },
     problem=_problem,
     features=lambda r: ("two_decks",) if r.decks != 1 else (),
     parts=_parts,
