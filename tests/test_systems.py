@@ -180,3 +180,39 @@ def test_a_pickled_deal_finds_its_rules_hooks_again():
     deal = Deal(rules, deal_hands(rules, 4, 0, np.random.default_rng(1)), 0, "left")
     again = pickle.loads(pickle.dumps(deal))
     assert again._hooks is deal._hooks and again.legal == deal.legal
+
+
+def test_the_deal_and_the_bounds_are_read_off_the_systems_in_use():
+    from bm_env.env.rewards import deal_scale
+    from bm_env.systems import Bounds, Dealing, bounds, dealing
+
+    assert dealing(make_rules("black_maria")) == Dealing() and bounds(make_rules("black_maria")) == Bounds()
+    # Cancellation, 6 players: two full decks (104 cards), 17 to a hand, 2 in the kitty
+    cancellation = make_rules("cancellation", 6)
+    assert dealing(cancellation) == Dealing(copies=2, full_deck=True)
+    assert (cancellation.hand_size(), cancellation.kitty_size(), cancellation.removed_cards()) == (17, 2, frozenset())
+    # 3-player American Hearts with a kitty: no 2♦ removed, 17 each and one left over
+    kitty3 = make_rules("american_hearts", 3, kitty="first_trick")
+    assert (kitty3.hand_size(), kitty3.kitty_size(), kitty3.deck_mask().bit_count()) == (17, 1, 52)
+    # Turbo Hearts: a charged card doubles, the 10♣ (chargeable) quadruples the deal score. By hand: hearts 13 and
+    # Q♠ 13 are 26 positive, J♦ 10 negative; doubled 52 and 20; (52 + 20) x 4 = 288
+    turbo = make_rules("turbo_hearts")
+    assert bounds(turbo) == Bounds(card_factor=2, score_factor=4) and deal_scale(turbo) == 288
+    assert bounds(make_rules("turbo_hearts", charging=False)).score_factor == 2  # the 10♣ cannot be charged
+    # the sun's 52 above the moon's 26, and individual partnerships adding two players' scores: (52 + 0) x 2
+    sun = make_rules("american_hearts", sun_points=52, teams="individual")
+    assert bounds(sun) == Bounds(shot_points=52, unit_size=2) and deal_scale(sun) == 104
+
+
+@pytest.mark.parametrize("options, refusal", [
+    ({"decks": 2, "kitty": "none"}, "decks=2 deals the two decks as far as they go; it needs a kitty rule"),
+    ({"charging": True}, "charging is not supported with two decks (no source combines them)"),
+    ({"booster_nines": True}, "booster_nines is not supported with two decks"),
+])
+def test_a_system_in_use_refuses_the_systems_it_needs_or_excludes(options, refusal):
+    system = SYSTEMS[[s.name for s in SYSTEMS].index("two_decks")]
+    assert set(system.requires) == {"kitty"} and set(system.excludes) == {"charging", "booster_nines", "teams"}
+    with pytest.raises(ValueError, match=re.escape(refusal)):
+        make_rules("cancellation", **options)
+    if "decks" not in options:  # the same option with one deck is played
+        assert make_rules("american_hearts", **options).uses_extensions == tuple(options)

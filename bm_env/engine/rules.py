@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any, Callable, Mapping, TypeVar, Union
 
-from ..systems import SYSTEMS
+from ..systems import SYSTEMS, bounds, dealing
+from ..systems.cells import CELL_RANGE, NUMBER_LIMIT
 from ..systems.kitty import KITTIES
 from ..systems.match import MATCH_ENDS, TIE_BREAKS
 from ..systems.moon import MOONS
@@ -43,12 +44,6 @@ from .cards import FULL_DECK, NUM_CARDS, QUEEN_SPADES, card_str, mask_of, parse_
 from .checks import RulesError
 
 T = TypeVar("T")
-
-
-#: What the int8 observation (bm_env/env/observation.py) can hold: a rule value in one cell
-#: (card values, the clean-trick bonus), points and totals in two cells (|v| at most 4095).
-CELL_RANGE = (-128, 127)
-NUMBER_LIMIT = 4095
 
 
 def _option_fields() -> list[tuple[str, Any, dataclasses.Field]]:
@@ -104,10 +99,11 @@ class Rules(_Options):
     def removed_cards(self, num_players: int | None = None) -> frozenset[int]:
         """Cards taken out of the deck for a deal among ``num_players`` (default: the table).
 
-        With a kitty nothing is removed: the cards left over after an even deal form the kitty.
+        Where a system deals the full deck (a kitty, a stock) nothing is removed: the cards the
+        hands do not take lie apart.
         """
         n = self.num_players if num_players is None else num_players
-        if self.kitty != "none":
+        if dealing(self).full_deck:
             return frozenset()
         table = DECK_TABLES[self.deck_table]
         if n not in table:
@@ -122,14 +118,16 @@ class Rules(_Options):
 
     def hand_size(self, num_players: int | None = None) -> int:
         """Cards dealt to each hand at a table of ``num_players`` (default: the rules' own): the deck
-        table's cards, times the decks, shared out evenly; any left over make the kitty (:meth:`kitty_size`)."""
+        table's cards, every copy of them, shared out evenly, unless a system sets the hand's size;
+        any left over lie apart (:meth:`kitty_size`)."""
         n = self.num_players if num_players is None else num_players
-        return bin(self.deck_mask(n)).count("1") * self.decks // n
+        how = dealing(self)
+        return how.hand_size or bin(self.deck_mask(n)).count("1") * how.copies // n
 
     def kitty_size(self, num_players: int | None = None) -> int:
-        """Cards left over after dealing as far as the cards go (0 without a kitty rule)."""
+        """Cards left apart after the hands are dealt: the kitty, or a stock (0 in the classic deal)."""
         n = self.num_players if num_players is None else num_players
-        return bin(self.deck_mask(n)).count("1") * self.decks % n
+        return bin(self.deck_mask(n)).count("1") * dealing(self).copies - self.hand_size(n) * n
 
     @property
     def moon_choice(self) -> bool:
@@ -321,10 +319,18 @@ def _validate(r: Rules) -> None:
     """Every check of a rules object: the types, each system's own checks in the registry's order (which
     names the first mistake a user would fix), then the numbers the observation must hold."""
     _validate_types(r)
+    in_use = set(r.uses_extensions)
     for system in SYSTEMS:
         problem = system.problem(r)
         if problem:
             _fail(problem)
+        if system.features(r):
+            for feature, refusal in system.requires.items():
+                if feature not in in_use:
+                    _fail(refusal)
+            for feature, refusal in system.excludes.items():
+                if feature in in_use:
+                    _fail(refusal)
     _validate_numbers(r)
 
 
@@ -363,8 +369,6 @@ def _validate_numbers(r: Rules) -> None:
                        r.match_threshold + deal, None))
     if r.match_floor is not None:
         checks.append((f"match_floor={r.match_floor} less a deal of up to {deal} points", r.match_floor - deal, None))
-    if r.sun_points is not None:
-        checks.append(("sun_points", r.sun_points, r.sun_points))
     if r.exact_reset is not None:
         checks += [("exact_reset", v, v) for v in r.exact_reset]
     for what, total, given in checks:
@@ -376,19 +380,18 @@ def _validate_numbers(r: Rules) -> None:
 def max_deal_points(r: Rules) -> int:
     """An upper bound on the points one player can score in one deal (for the ranges above).
 
-    Every valued card of both decks and every clean trick to one player, the moon (or sun)
-    moving the penalty total once more, charged cards doubled and the 10♣ multiplier at x4.
+    Every valued card (every copy) and every clean trick to one player, a moon (or a sun: the systems'
+    :func:`~bm_env.systems.bounds`) moving the penalty total once more, and the systems' factors on the cards
+    and on the deal's score (charged cards doubled, the 10♣ at x4).
     """
-    cards = sum(abs(v) for v in r.card_values) * r.decks
-    penalty = sum(v for v in r.card_values if v > 0) * r.decks
-    points = cards + abs(r.clean_trick_bonus) * NUM_CARDS * r.decks // r.num_players
+    b = bounds(r)
+    copies = dealing(r).copies
+    cards = sum(abs(v) for v in r.card_values) * copies
+    penalty = sum(v for v in r.card_values if v > 0) * copies
+    points = cards + abs(r.clean_trick_bonus) * NUM_CARDS * copies // r.num_players
     if r.moon != "off":
-        points += max(penalty, r.sun_points or 0)
-    if r.charging:
-        points *= 2
-    if r.ten_clubs_multiplier:
-        points *= 4 if r.charging else 2
-    return points
+        points += max(penalty, b.shot_points)
+    return points * b.card_factor * b.score_factor
 
 
 # ---------------------------------------------------------------------------

@@ -13,29 +13,23 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..engine.rules import Rules, partner_of
+from ..systems import bounds, dealing
 
 REWARD_MODES = ("score", "zero_sum")
 
 
 def deal_scale(rules: Rules, num_players: int | None = None) -> int:
-    """Largest score magnitude one player can get in a deal: penalty and bonus cards plus clean-trick bonuses."""
+    """Largest score magnitude one player can get in a deal: penalty and bonus cards (every copy, and as far as
+    the rule systems move them: :func:`bm_env.systems.bounds`) plus clean-trick bonuses."""
     k = rules.num_players if num_players is None else num_players
     deck = rules.deck_mask(k)
     values = [v for c, v in enumerate(rules.card_values) if deck >> c & 1]
-    positive = sum(v for v in values if v > 0)
-    negative = -sum(v for v in values if v < 0)
-    if rules.decks == 2:
-        positive, negative = 2 * positive, 2 * negative
-    if rules.charging:  # a charged A♥, Q♠ or J♦ doubles its value
-        positive, negative = 2 * positive, 2 * negative
-    if rules.sun_points is not None:
-        positive = max(positive, rules.sun_points)
-    if rules.ten_clubs_multiplier:
-        positive, negative = positive * (4 if rules.charging else 2), negative * (4 if rules.charging else 2)
-    scale = positive + negative + rules.clean_trick_bonus * rules.hand_size(k)
-    if rules.teams == "individual":
-        scale *= 2
-    return max(scale, 1)
+    b = bounds(rules)
+    scale = dealing(rules).copies * b.card_factor
+    positive = max(scale * sum(v for v in values if v > 0), b.shot_points)
+    negative = -scale * sum(v for v in values if v < 0)
+    total = (positive + negative) * b.score_factor + rules.clean_trick_bonus * rules.hand_size(k)
+    return max(total * b.unit_size, 1)
 
 
 def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import booster_nines, charging, kitty, match, moon, passing, play, queen_when_safe, scoring, table, teams
 from . import ten_clubs, two_decks
-from .component import DEAL_HOOKS, RuleSystem
+from .component import DEAL_HOOKS, Bounds, Dealing, RuleSystem
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -79,6 +79,33 @@ def deal_hooks(rules: Rules) -> DealHooks:
     return DealHooks(**points, phases=phases, rules=rules)
 
 
+@lru_cache(maxsize=256)
+def dealing(rules: Rules) -> Dealing:
+    """How ``rules`` deal the cards: the :class:`~bm_env.systems.component.Dealing` of the systems in use, joined
+    (each field set by at most one system: the systems that set the same one refuse each other's options)."""
+    joined: dict[str, Any] = {}
+    for system in SYSTEMS:
+        change = system.dealing(rules)
+        if change is not None:
+            joined.update({k: v for k, v in vars(change).items() if v != getattr(_CLASSIC_DEAL, k)})
+    return Dealing(**joined)
+
+
+_CLASSIC_DEAL = Dealing()
+
+
+@lru_cache(maxsize=256)
+def bounds(rules: Rules) -> Bounds:
+    """How far the systems in use can move a deal's scores: their factors multiplied, the largest shot and unit."""
+    out = Bounds()
+    for system in SYSTEMS:
+        b = system.bounds(rules)
+        if b is not None:
+            out = Bounds(out.card_factor * b.card_factor, out.score_factor * b.score_factor,
+                         max(out.shot_points, b.shot_points), max(out.unit_size, b.unit_size))
+    return out
+
+
 def system_of(option: str) -> RuleSystem:
     """The system that owns a rules option."""
     for system in SYSTEMS:
@@ -87,4 +114,4 @@ def system_of(option: str) -> RuleSystem:
     raise KeyError(f"no rule system owns the option {option!r}")
 
 
-__all__ = ["DealHooks", "RuleSystem", "SYSTEMS", "deal_hooks", "system_of"]
+__all__ = ["Bounds", "DealHooks", "Dealing", "RuleSystem", "SYSTEMS", "bounds", "deal_hooks", "dealing", "system_of"]

@@ -27,3 +27,9 @@ def put_number(vec: np.ndarray, part: slice, index: int, v: int) -> None:
     coarse, fine = split_number(v)
     vec[part.start + 2 * index] = coarse
     vec[part.start + 2 * index + 1] = fine
+
+
+#: What the int8 observation can hold: a rule value in one cell (card values, the clean-trick bonus),
+#: points and totals in two cells (|v| at most 4095).
+CELL_RANGE = (-128, 127)
+NUMBER_LIMIT = 4095

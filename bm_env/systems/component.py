@@ -69,6 +69,33 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Dealing:
+    """What a system in use changes in how the cards are dealt; the classic deal is one deck, the deck table's
+    cards removed so that it divides evenly, dealt out in full."""
+
+    copies: int = 1  # copies of each card in play (two decks: 2)
+    full_deck: bool = False  # no card removed: the cards the hands do not take lie apart (a kitty, a stock)
+    hand_size: int | None = None  # cards dealt to each hand (None: as far as the cards go, evenly)
+    stock: bool = False  # the cards left apart are a stock, drawn from in the order dealt (else a kitty: a set)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How far a system in use can move a deal's scores beyond the cards' values, for the bounds that size the
+    observation's numbers and normalise rewards (:func:`bm_env.systems.bounds`)."""
+
+    card_factor: int = 1  # the most a card's value can be multiplied by (a charged card: 2)
+    score_factor: int = 1  # the most a deal score can be multiplied by (the 10♣: 2, 4 if it can be charged)
+    shot_points: int = 0  # the most a shot other than the moon scores (the sun)
+    unit_size: int = 1  # players whose scores a reward adds up (individual partnerships: 2)
+
+
+def _no_change(rules: Rules) -> None:
+    """No change: a system that leaves the deal (or the bounds) as the classic game has them."""
+    return None
+
+
+@dataclass(frozen=True)
 class RuleSystem:
     """One rule system's registration (see the module docstring)."""
 
@@ -76,8 +103,14 @@ class RuleSystem:
     options: Mapping[str, Option]  # each Rules option it owns, by name, in the order Rules lists them
     problem: Callable[[Rules], str | None] = _none  # the first thing wrong with its options, in words
     features: Callable[[Rules], tuple[str, ...]] = _no_features  # its extension features in use
+    # While it is in use: the features of other systems it needs, and those it cannot be played with, each with the
+    # refusal that says so (the rules object checks them after the system's own checks).
+    requires: Mapping[str, str] = field(default_factory=dict)
+    excludes: Mapping[str, str] = field(default_factory=dict)
     decisions: Mapping[str, int] = field(default_factory=dict)  # feature -> the last action id it adds
     vector: bool = True  # whether the vector engine plays it
+    dealing: Callable[[Rules], Dealing | None] = _no_change  # how it changes the deal, while in use
+    bounds: Callable[[Rules], Bounds | None] = _no_change  # how far it moves a deal's scores, while in use
     # Its observation parts, given the player count and the features in use: (name, cells, meaning) each,
     # appended after the classic layout in the registry's order; empty while none of its features is in use.
     parts: Callable[[int, tuple[str, ...]], tuple[tuple[str, int, str], ...]] = _no_parts

@@ -20,7 +20,9 @@ TIE_BREAKS = ("tied_players", "all_players", "shared")
 
 
 def _problem(r: Rules) -> str | None:
-    if r.tie_break == "tied_players" and r.kitty == "none":
+    from . import dealing  # the registry, which imports this module
+
+    if r.tie_break == "tied_players" and not dealing(r).full_deck:
         missing = [k for k in range(2, r.num_players) if k not in DECK_TABLES[r.deck_table]]
         if missing:
             return (f"tie_break='tied_players' needs deals among fewer players, but deck table {r.deck_table!r} "

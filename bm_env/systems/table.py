@@ -41,13 +41,15 @@ DECK_TABLES: dict[str, dict[int, frozenset[int]]] = {
 
 
 def _problem(r: Rules) -> str | None:
+    from . import dealing  # the registry, which imports this module
+
     n = r.num_players
-    top = MAX_PLAYERS_ONE_DECK if r.decks == 1 else MAX_PLAYERS_TWO_DECKS
+    top = MAX_PLAYERS_ONE_DECK if dealing(r).copies == 1 else MAX_PLAYERS_TWO_DECKS
     if not 3 <= n <= top:
         return (f"num_players={n} is not allowed; allowed: 3 to {top} (2 only for a tie-break deal; "
                 f"{MAX_PLAYERS_TWO_DECKS} with decks=2)")
     table = DECK_TABLES[r.deck_table]
-    if r.kitty == "none" and n not in table:
+    if not dealing(r).full_deck and n not in table:
         return f"deck table {r.deck_table!r} does not cover {n} players; it covers {sorted(k for k in table if k >= 3)}"
     return None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..engine.rules import Rules, RulesError
-from ..systems import SYSTEMS
+from ..systems import SYSTEMS, bounds, dealing
 
 #: Largest magnitude of a deal score the observation's two-cell numbers and int16 arrays carry.
 MAX_DEAL_POINTS = 2047
@@ -38,14 +38,12 @@ def check_supported(rules: Rules) -> None:
                 f"it plays the rule systems {[s.name for s in SYSTEMS if s.vector]}"
             )
     deck = rules.deck_mask()
-    cards = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1) * rules.decks
+    b = bounds(rules)
+    cards = sum(abs(v) for c, v in enumerate(rules.card_values) if deck >> c & 1) * dealing(rules).copies
     # Every valued card and clean trick to one seat, and a moon (or sun) moving the penalty total once more,
-    # charged cards doubled and the 10♣ multiplying the lot.
-    spread = cards + max(cards, rules.sun_points or 0) + abs(rules.clean_trick_bonus) * rules.hand_size()
-    if rules.charging:
-        spread *= 2
-    if rules.ten_clubs_multiplier:
-        spread *= 4 if rules.charging else 2
+    # by the rule systems' factors (charged cards doubled, the 10♣ multiplying the lot).
+    spread = cards + max(cards, b.shot_points) + abs(rules.clean_trick_bonus) * rules.hand_size()
+    spread *= b.card_factor * b.score_factor
     if spread > MAX_DEAL_POINTS:
         raise UnsupportedRulesError(
             f"deal scores of these card values could reach {spread}; the vector engine carries at most "

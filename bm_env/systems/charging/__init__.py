@@ -16,11 +16,17 @@ import numpy as np
 from ...engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
 from ...engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
 from ...engine.phases import CHARGE
-from ..component import Option, RuleSystem
+from ..component import Bounds, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
     from ...engine.infostate import InfoState
+    from ...engine.rules import Rules
+
+
+def chargeable(rules: Rules) -> tuple[int, ...]:
+    """The cards a player may charge under ``rules`` (none where charging is not played)."""
+    return CHARGEABLE if rules.charging else ()
 
 
 # --- in the observation
@@ -134,6 +140,7 @@ SYSTEM = RuleSystem(
     },
     features=lambda r: ("charging",) if r.charging else (),
     decisions={"charging": CHARGE_DONE},
+    bounds=lambda r: Bounds(card_factor=2) if r.charging else None,  # a charged card counts double
     parts=_parts,
     encode_state=_encode_state,
     changes_in_play=True,

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...engine.cards import NUM_CARDS
 from ...engine.phases import DISCARD, PLAY
-from ..component import Option, RuleSystem
+from ..component import Dealing, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -150,6 +150,7 @@ SYSTEM = RuleSystem(
     },
     problem=_problem,
     features=_features,
+    dealing=lambda r: Dealing(full_deck=True) if r.kitty != "none" else None,
     parts=_parts,
     encode_rules=_encode_rules,
     encode_state=_encode_state,

@@ -13,8 +13,8 @@ import numpy as np
 
 from ...engine.actions import MOON_ADD, MOON_SUBTRACT
 from ...engine.phases import MOON
-from ..cells import put_number
-from ..component import Option, RuleSystem
+from ..cells import NUMBER_LIMIT, put_number
+from ..component import Bounds, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -32,6 +32,9 @@ def _problem(r: Rules) -> str | None:
             return "sun_points scores shooting the sun like the moon; it needs a moon rule (moon != 'off')"
         if r.sun_points <= 0:
             return f"sun_points={r.sun_points} must be positive (Pagat scores the sun as 52)"
+        if r.sun_points > NUMBER_LIMIT:
+            return (f"sun_points={r.sun_points}: the observation holds points and totals from -{NUMBER_LIMIT} to "
+                    f"{NUMBER_LIMIT}")
     return None
 
 
@@ -95,6 +98,7 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=_features,
     decisions={"moon_choice": MOON_ADD},
+    bounds=lambda r: Bounds(shot_points=r.sun_points) if r.sun_points is not None else None,
     parts=_parts,
     encode_rules=_encode_rules,
     encode_state=_encode_state,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..component import Option, RuleSystem
+from ..component import Bounds, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.infostate import InfoState
@@ -67,6 +67,7 @@ SYSTEM = RuleSystem(
     },
     problem=_problem,
     features=lambda r: ("teams",) if r.teams != "none" else (),
+    bounds=lambda r: Bounds(unit_size=2) if r.teams == "individual" else None,  # a reward adds the partners' scores
     parts=_parts,
     encode_rules=_encode_rules,
     encode_state=_encode_state,

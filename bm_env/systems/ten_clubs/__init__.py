@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.cards import TEN_CLUBS
-from ..component import Option, RuleSystem
+from ..charging import chargeable
+from ..component import Bounds, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -26,6 +27,11 @@ def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tup
         vec[o["ten_clubs_multiplier"].start] = 1
 
 
+def _bounds(r: Rules) -> Bounds | None:
+    """The 10♣'s taker doubles their deal score, or quadruples it where the 10♣ can be charged."""
+    return Bounds(score_factor=4 if TEN_CLUBS in chargeable(r) else 2) if r.ten_clubs_multiplier else None
+
+
 SYSTEM = RuleSystem(
     name="ten_clubs",
     options={
@@ -33,6 +39,7 @@ SYSTEM = RuleSystem(
                                                     "(x4 if charged), applied after the moon"),
     },
     features=lambda r: ("ten_clubs_multiplier",) if r.ten_clubs_multiplier else (),
+    bounds=_bounds,
     parts=_parts,
     encode_rules=_encode_rules,
 )

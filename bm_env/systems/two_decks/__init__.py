@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ...engine.cards import NUM_CARDS
-from ..component import Option, RuleSystem
+from ..component import Dealing, Option, RuleSystem
 from ..kitty import KITTIES
 
 if TYPE_CHECKING:
@@ -28,16 +28,6 @@ if TYPE_CHECKING:
 def _problem(r: Rules) -> str | None:
     if r.decks not in (1, 2):
         return f"decks={r.decks} is not allowed; allowed: 1, or 2 (Cancellation, two decks shuffled together)"
-    if r.decks == 1:
-        return None
-    if r.kitty == "none":
-        return ("decks=2 deals the two decks as far as they go; it needs a kitty rule for the rest "
-                f"(kitty one of {[k for k in KITTIES if k != 'none']})")
-    for name in ("charging", "booster_nines"):
-        if getattr(r, name):
-            return f"{name} is not supported with two decks (no source combines them)"
-    if r.teams != "none":
-        return "teams are not supported with two decks (partnerships are a 4-player, one-deck game)"
     return None
 
 
@@ -71,6 +61,12 @@ SYSTEM = RuleSystem(
     },
     problem=_problem,
     features=lambda r: ("two_decks",) if r.decks != 1 else (),
+    dealing=lambda r: Dealing(copies=r.decks) if r.decks != 1 else None,
+    requires={"kitty": "decks=2 deals the two decks as far as they go; it needs a kitty rule for the rest "
+                       f"(kitty one of {[k for k in KITTIES if k != 'none']})"},
+    excludes={"charging": "charging is not supported with two decks (no source combines them)",
+              "booster_nines": "booster_nines is not supported with two decks (no source combines them)",
+              "teams": "teams are not supported with two decks (partnerships are a 4-player, one-deck game)"},
     parts=_parts,
     encode_rules=_encode_rules,
     encode_state=_encode_state,
