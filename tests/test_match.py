@@ -247,6 +247,6 @@ def test_individual_partnership_match_is_won_by_the_lower_team_total():
     kit.play_sweep(m.deal)  # P0 shoots the moon alone: -26 -> 105
     m.finish_deal()
     assert m.totals == [105, 78, 34, 69]
-    assert m.team_totals() == (139, 147) and m.winners == (0, 2)
+    assert m.side_totals() == (139, 147) and m.winners == (0, 2)
     # Rewards: a player's reward is their team's deal score (partners' sum), sign flipped.
     assert deal_rewards(rules, (5, 13, 8, 0)) == (-13.0, -13.0, -13.0, -13.0)

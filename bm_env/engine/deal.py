@@ -52,8 +52,10 @@ from ..systems import deal_hooks, passing, ten_clubs
 from ..systems import two_decks as cancellation
 from ..systems.table import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS
 from .phases import CHARGE, DISCARD, DONE, MOON, PASS, PLAY
-from .rules import Rules, partner_of
-from .scoring import deal_scores, moon_shooter
+from ..systems.moon import moon_shooter
+from ..systems.teams import scoring_units
+from .rules import Rules
+from .scoring import deal_scores
 
 ILLEGAL_MODES = ("raise", "renege_penalty")
 
@@ -553,7 +555,7 @@ class Deal:
             penalty = self.penalty_total
         else:
             penalty = sum(self.values[c] for c in cards_of(self.deck) if self.values[c] < 0)
-        offenders = {p, partner_of(p)} if self.rules.teams == "joint" else {p}  # a team scores jointly
+        offenders = next(u for u in scoring_units(self.rules, self.num_players) if p in u)  # a team scores jointly
         self.scores = tuple(penalty if q in offenders else 0 for q in range(self.num_players))
         self.phase = DONE
         self.legal = 0

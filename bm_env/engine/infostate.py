@@ -24,7 +24,8 @@ from collections import Counter
 
 from .cards import cards_of, mask_of
 from .deal import DONE, PASS, Deal
-from .rules import Rules, partner_of
+from ..systems import teams
+from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
     taker = deal.kitty_taker
     picks = deal.pass_picks
     charged = by_seat([tuple(cards_of(m)) for m in deal.charged], ()) if deal.rules.charging else ()
-    partner = partner_of(seat) if deal.rules.teams != "none" else None
+    partner = teams.partner(deal.rules, seat)
     return InfoState(
         rules=deal.rules,
         seat=seat,

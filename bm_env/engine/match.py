@@ -14,7 +14,8 @@ import numpy as np
 
 from .deal import Deal, deal_cards, pass_direction_for
 from .rules import Rules
-from .scoring import match_would_end, team_totals
+from ..systems.teams import side_totals, sides
+from .scoring import match_would_end
 
 
 class Match:
@@ -138,7 +139,8 @@ class Match:
             return
         leaders = self._leaders(better)
         floor_end = rules.match_floor is not None and min(self.totals) <= rules.match_floor
-        one_winner = len(leaders) == (1 if rules.teams == "none" else 2)
+        by_side = self.side_totals()
+        one_winner = by_side.count(better(by_side)) == 1
         if one_winner or floor_end or rules.tie_break == "shared":
             self.winners = leaders
         elif rules.tie_break == "tied_players":
@@ -146,15 +148,13 @@ class Match:
         # all_players: play on; the end rule is checked again after the next deal.
 
     def _leaders(self, better) -> tuple[int, ...]:
-        """Seats with the best total; with teams, both partners of the best partnership (Pagat)."""
-        totals = self.totals
-        if self.rules.teams == "none":
-            best = better(totals)
-            return tuple(s for s, t in enumerate(totals) if t == best)
-        team = self.team_totals()
-        best = better(team)
-        return tuple(s for s in range(len(totals)) if team[s % 2] == best)
+        """Seats of the sides with the best total; with teams, both partners of the best partnership (Pagat)."""
+        totals = self.side_totals()
+        best = better(totals)
+        return tuple(sorted(s for side, t in zip(sides(self.rules, len(self.totals)), totals) if t == best
+                            for s in side))
 
-    def team_totals(self) -> tuple[int, int]:
-        """Totals of the partnerships (seats 0+2, 1+3): shared under joint scoring, summed under individual."""
-        return team_totals(self.rules, self.totals)
+    def side_totals(self) -> tuple[int, ...]:
+        """The totals of the sides that win or lose together: each seat's own, or with teams the partnerships'
+        (seats 0+2, 1+3), shared under joint scoring and summed under individual."""
+        return side_totals(self.rules, self.totals)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .rules import Rules, partner_of
+from ..systems.moon import moon_shooter
+from ..systems.teams import scoring_units, side_totals, sides
+from .rules import Rules
 
 MOON_CHOICES = ("subtract", "add")
 
@@ -30,58 +32,14 @@ def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> b
     return max(totals) > rules.match_threshold  # threshold_passed
 
 
-def team_totals(rules: Rules, totals: Sequence[int]) -> tuple[int, int]:
-    """Totals of the partnerships (seats 0+2, 1+3): shared under joint scoring, summed under individual."""
-    if rules.teams == "joint":
-        return (totals[0], totals[1])
-    return (totals[0] + totals[2], totals[1] + totals[3])
-
-
 def shooter_would_lead(rules: Rules, totals: Sequence[int], shooter: int) -> bool:
     """Whether ``shooter`` holds the best total (alone or tied) in ``totals``: the lowest, or the
-    highest where the highest wins; with teams, its partnership's total, as the match's winner is
-    decided (:class:`~bm_env.engine.match.Match`)."""
+    highest where the highest wins; its side's total, as the match's winner is decided
+    (:class:`~bm_env.engine.match.Match`: with teams, its partnership's)."""
     better = min if rules.lower_wins else max
-    if rules.teams != "none":
-        team = team_totals(rules, totals)
-        return team[shooter % 2] == better(team)
-    return totals[shooter] == better(totals)
-
-
-def _units(rules: Rules, n: int) -> list[tuple[int, ...]]:
-    """Positions of each scoring unit: one per player, or the two partnerships (0, 2) and (1, 3)."""
-    if rules.teams == "joint" and n == 4:
-        return [(p, partner_of(p)) for p in range(n // 2)]
-    return [(p,) for p in range(n)]
-
-
-def moon_shooter(
-    rules: Rules,
-    penalty_taken: Sequence[int],
-    penalty_total: int,
-    tricks_won: Sequence[int] | None = None,
-) -> tuple[int, int] | None:
-    """``(position, total)`` of a moon (or sun) shot this deal, or None.
-
-    A moon is taking every penalty card (by a player, or by a partnership under joint
-    teams: then the position is the partner who took more of the points, the earlier
-    position on a tie, and that player makes the team's choice). A sun is one player
-    taking every trick (Pagat, option ``sun_points``): it scores like the moon with the
-    sun's total and takes precedence.
-    """
-    if rules.moon == "off" or penalty_total <= 0:
-        return None
-    n = len(penalty_taken)
-    if rules.sun_points is not None and tricks_won is not None:
-        total_tricks = sum(tricks_won)
-        for p in range(n):
-            if total_tricks and tricks_won[p] == total_tricks:
-                return p, rules.sun_points
-    for unit in _units(rules, n):
-        if sum(penalty_taken[p] for p in unit) == penalty_total:
-            best = max(unit, key=lambda p: (penalty_taken[p], -p))
-            return best, penalty_total
-    return None
+    totals_by_side = side_totals(rules, totals)
+    side = next(i for i, seats in enumerate(sides(rules, len(totals))) if shooter in seats)
+    return totals_by_side[side] == better(totals_by_side)
 
 
 def deal_scores(
@@ -109,7 +67,7 @@ def deal_scores(
     Under ``moon="shooter_choice"`` a shot needs ``moon_choice`` ("subtract" or "add").
     """
     n = len(captured)
-    units = _units(rules, n)
+    units = scoring_units(rules, n)
     own = [captured[p] + rules.clean_trick_bonus * clean_tricks[p] for p in range(n)]
     unit_scores = [sum(own[p] for p in u) for u in units]
     unit_pen = [sum(penalty_taken[p] for p in u) for u in units]

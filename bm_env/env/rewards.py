@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..engine.rules import Rules, partner_of
+from ..engine.rules import Rules
 from ..systems import bounds, dealing
+from ..systems.teams import reward_scores
 
 REWARD_MODES = ("score", "zero_sum")
 
@@ -32,17 +33,6 @@ def deal_scale(rules: Rules, num_players: int | None = None) -> int:
     return max(total * b.unit_size, 1)
 
 
-def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
-    """Each player's deal score as their partnership's (Pagat's Partnership Hearts); unchanged without teams.
-
-    Under joint scoring both partners already carry the team's score; under individual
-    scoring the team's score is the partners' sum, since team totals decide the match.
-    """
-    if rules.teams != "individual" or len(scores) != 4:
-        return tuple(scores)
-    return tuple(scores[p] + scores[partner_of(p)] for p in range(4))
-
-
 def deal_rewards(
     rules: Rules, scores: Sequence[int], mode: str = "score", normalise: bool = False
 ) -> tuple[float, ...]:
@@ -50,7 +40,7 @@ def deal_rewards(
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
     sign = -1 if rules.lower_wins else 1
-    own = [sign * s for s in team_scores(rules, scores)]
+    own = [sign * s for s in reward_scores(rules, scores)]
     if mode == "zero_sum":
         k = len(own)
         total = sum(own)

@@ -34,7 +34,8 @@ except ImportError:  # gymnasium before 1.1 names no autoreset modes; its SyncVe
 
 from ..engine import checks
 from ..engine.rules import Rules
-from ..engine.scoring import match_would_end, team_totals
+from ..engine.scoring import match_would_end
+from ..systems.teams import side_totals
 from ..env.aec import EPISODES, _checked_rules
 from ..env.observation import features, offsets
 from ..env.rewards import REWARD_MODES
@@ -211,12 +212,8 @@ class BlackMariaVectorEnv(gymnasium.vector.VectorEnv):
         for i, (t, k) in enumerate(zip(totals.tolist(), played.tolist())):
             if not match_would_end(rules, t, k):
                 continue
-            if rules.teams == "none":
-                leaders = sum(x == better(t) for x in t)
-                one_winner = leaders == 1
-            else:
-                team = team_totals(rules, t)
-                one_winner = team[0] != team[1]
+            by_side = side_totals(rules, t)
+            one_winner = by_side.count(better(by_side)) == 1
             floor_end = rules.match_floor is not None and min(t) <= rules.match_floor
             out[i] = one_winner or floor_end or rules.tie_break == "shared"  # all_players: play on
         return out

@@ -7,7 +7,7 @@ player taking every trick like the moon, with this total (Pagat: 52).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from ...engine.actions import MOON_ADD, MOON_SUBTRACT
 from ...engine.phases import MOON
 from ..cells import NUMBER_LIMIT, put_number
 from ..component import Bounds, Option, RuleSystem
+from ..teams import scoring_units
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -40,6 +41,35 @@ def _problem(r: Rules) -> str | None:
 
 def _features(r: Rules) -> tuple[str, ...]:
     return (("moon_choice",) if r.moon == "shooter_choice" else ()) + (("sun",) if r.sun_points is not None else ())
+
+
+def moon_shooter(
+    rules: Rules,
+    penalty_taken: Sequence[int],
+    penalty_total: int,
+    tricks_won: Sequence[int] | None = None,
+) -> tuple[int, int] | None:
+    """``(position, total)`` of a moon (or sun) shot this deal, or None.
+
+    A moon is taking every penalty card (by a player, or by a partnership under joint
+    teams: then the position is the partner who took more of the points, the earlier
+    position on a tie, and that player makes the team's choice). A sun is one player
+    taking every trick (Pagat, option ``sun_points``): it scores like the moon with the
+    sun's total and takes precedence.
+    """
+    if rules.moon == "off" or penalty_total <= 0:
+        return None
+    n = len(penalty_taken)
+    if rules.sun_points is not None and tricks_won is not None:
+        total_tricks = sum(tricks_won)
+        for p in range(n):
+            if total_tricks and tricks_won[p] == total_tricks:
+                return p, rules.sun_points
+    for unit in scoring_units(rules, n):
+        if sum(penalty_taken[p] for p in unit) == penalty_total:
+            best = max(unit, key=lambda p: (penalty_taken[p], -p))
+            return best, penalty_total
+    return None
 
 
 # --- in the observation

@@ -27,6 +27,42 @@ def partner_of(seat):
     return (seat + 2) % 4
 
 
+def partner(rules: Rules, seat: int) -> int | None:
+    """``seat``'s partner under ``rules``, or None where each plays alone."""
+    return None if rules.teams == "none" else partner_of(seat)
+
+
+def sides(rules: Rules, num_players: int) -> tuple[tuple[int, ...], ...]:
+    """The seats that win or lose the match together: the two partnerships (0, 2) and (1, 3), or each seat alone."""
+    if rules.teams == "none":
+        return tuple((s,) for s in range(num_players))
+    return ((0, 2), (1, 3))
+
+
+def side_totals(rules: Rules, totals) -> tuple[int, ...]:
+    """Each side's total (:func:`sides`): shared by joint partners, who both carry it; summed under individual
+    scoring, where the team totals decide; a seat's own where each plays alone."""
+    if rules.teams == "joint":
+        return (totals[0], totals[1])
+    return tuple(sum(totals[s] for s in side) for side in sides(rules, len(totals)))
+
+
+def scoring_units(rules: Rules, num_players: int) -> tuple[tuple[int, ...], ...]:
+    """The positions that score a deal together: the joint partnerships, whose tricks count as one, or each
+    position alone (individual partners score apart)."""
+    if rules.teams == "joint" and num_players == 4:
+        return ((0, 2), (1, 3))
+    return tuple((p,) for p in range(num_players))
+
+
+def reward_scores(rules: Rules, scores) -> tuple[int, ...]:
+    """Each player's deal score as their partnership's: the partners' sum under individual scoring, where team
+    totals decide the match; unchanged otherwise (joint partners already carry the team's score)."""
+    if rules.teams != "individual" or len(scores) != 4:
+        return tuple(scores)
+    return tuple(scores[p] + scores[partner_of(p)] for p in range(4))
+
+
 def _problem(r: Rules) -> str | None:
     if r.teams == "none":
         return None
