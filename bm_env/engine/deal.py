@@ -48,7 +48,7 @@ from .cards import (
     mask_of,
 )
 from ..systems import booster_nines as booster
-from ..systems import deal_hooks, passing, ten_clubs
+from ..systems import deal_hooks, dealing, passing, ten_clubs
 from ..systems import two_decks as cancellation
 from ..systems.table import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS
 from .phases import CHARGE, DISCARD, DONE, MOON, PASS, PLAY
@@ -71,18 +71,21 @@ class IllegalActionError(ValueError):
 def deal_cards(
     rules: Rules, num_players: int, dealer: int, rng: np.random.Generator
 ) -> tuple[list, tuple[int, ...]]:
-    """Shuffle the deck(s) and deal one card at a time from eldest hand, as far as they go.
+    """Shuffle the deck(s) and deal one card at a time from eldest hand, a hand's size each.
 
     Returns ``(hands, kitty)``: hands as masks with one deck, as sorted card-id tuples
-    (a card twice when held twice) with two; the kitty is the cards left over.
+    (a card twice when held twice) with two; the kitty is the cards left apart: sorted, or a
+    stock's in the order they lie, the top first (:class:`~bm_env.systems.component.Dealing`).
     """
     deck, bits = _deck_cards(rules, num_players)
     order = list(range(len(deck)))
     rng.shuffle(order)  # the same draws and order as rng.permutation(len(deck)), and on a list twice as fast
-    dealt = len(deck) - len(deck) % num_players
+    dealt = rules.hand_size(num_players) * num_players
     eldest = (dealer + 1) % num_players
-    kitty = tuple(sorted(deck[j] for j in order[dealt:])) if dealt < len(deck) else ()
-    if rules.decks == 1:
+    how = dealing(rules)
+    rest = [deck[j] for j in order[dealt:]]
+    kitty = tuple(rest if how.stock else sorted(rest))
+    if how.copies == 1:
         hands = [0] * num_players
         for i in range(num_players):
             # The i-th card dealt and every num_players-th after it; distinct bits, so the sum is their union.
@@ -98,7 +101,7 @@ def deal_cards(
 def _deck_cards(rules: Rules, num_players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Every card dealt among ``num_players``, each deck's copy listed, and each one's bit
     (cached: a deal starts often)."""
-    deck = tuple(cards_of(rules.deck_mask(num_players))) * rules.decks
+    deck = tuple(cards_of(rules.deck_mask(num_players))) * dealing(rules).copies
     return deck, tuple(1 << c for c in deck)
 
 
@@ -110,9 +113,10 @@ def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int
 
 
 def deal_hands(rules: Rules, num_players: int, dealer: int, rng: np.random.Generator) -> list[int]:
-    """The hands of :func:`deal_cards` (masks; rules with a kitty or two decks need :func:`deal_cards`)."""
-    if rules.decks != 1 or rules.kitty_size(num_players):
-        raise ValueError("these rules deal a kitty or two decks; use deal_cards(), which returns (hands, kitty)")
+    """The hands of :func:`deal_cards` (masks; rules that leave cards apart or deal two decks need :func:`deal_cards`)."""
+    if dealing(rules).copies != 1 or rules.kitty_size(num_players):
+        raise ValueError("these rules leave cards apart (a kitty, a stock) or deal two decks; use deal_cards(), "
+                         "which returns (hands, kitty)")
     return deal_cards(rules, num_players, dealer, rng)[0]
 
 
@@ -150,7 +154,8 @@ class Deal:
         "totals_before": "Match totals of the positions before this deal.",
         "deals_before": "Deals counted in the match before this one.",
         "two_decks": "Two decks are in play (Cancellation).",
-        "kitty": "The kitty's card ids, sorted; ``()`` without a kitty.",
+        "kitty": "The cards left apart: the kitty's card ids, sorted, or a stock's in the order they lie, the top "
+                 "first; ``()`` where the hands take every card.",
         "dealer": "Position of the dealer.",
         "eldest": "Position left of the dealer: passes and charges first, and leads unless a rule says who.",
         "dealt": "The hands as dealt: a bit mask of the card ids each position held.",
@@ -230,7 +235,7 @@ class Deal:
         if on_illegal not in ILLEGAL_MODES:
             raise ValueError(f"on_illegal={on_illegal!r} is not allowed; allowed: {list(ILLEGAL_MODES)}")
         masks, doubles = _hand_masks(rules, hands)
-        kitty = _kitty_ids(kitty)
+        kitty = _kitty_ids(kitty, dealing(rules).stock)
         _check_hands(rules, masks, doubles, kitty)
         k = len(masks)
         if type(dealer) is not int or not 0 <= dealer < k:  # the common case, a plain int in range, skips this
@@ -257,7 +262,7 @@ class Deal:
         self.on_illegal = on_illegal
         self.totals_before = tuple(totals_before) if totals_before is not None else (0,) * k
         self.deals_before = deals_before
-        self.two_decks = rules.decks == 2
+        self.two_decks = dealing(rules).copies == 2
         self.kitty = kitty
         self.dealer = dealer
         self.eldest = (dealer + 1) % k
@@ -811,6 +816,7 @@ def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[lis
     if type(hands) not in (list, tuple) and not checks.is_sequence(hands):
         raise ValueError(f"hands must be a sequence of hands, one per position, got {checks.shown(hands)}")
     masks, doubles = [], []
+    copies = dealing(rules).copies
     # Plain ints in range, the common case (a search plays thousands of deals), skip the checks' calls.
     for i, h in enumerate(hands):
         if checks.is_whole(h):
@@ -824,10 +830,10 @@ def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[lis
         once = twice = 0
         for c in h:
             bit = 1 << (c if type(c) is int and 0 <= c < NUM_CARDS else checks.card_id(f"a card of position {i}", c))
-            if twice & bit or (once & bit and rules.decks == 1):
+            if twice & bit or (once & bit and copies == 1):
                 raise ValueError(
                     f"card {card_str(int(c))} appears too often in the hand of position {i} "
-                    f"({rules.decks} deck(s) in play)"
+                    f"({copies} deck(s) in play)"
                 )
             if once & bit:
                 twice |= bit
@@ -838,27 +844,29 @@ def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[lis
     return masks, doubles
 
 
-def _kitty_ids(kitty: Sequence[int]) -> tuple[int, ...]:
-    """The kitty's card ids, sorted, each checked as a card id."""
+def _kitty_ids(kitty: Sequence[int], stock: bool) -> tuple[int, ...]:
+    """The cards left apart, each checked as a card id: sorted, or a stock's in the order given."""
     if not kitty and type(kitty) in (list, tuple):
         return ()
     if not checks.is_sequence(kitty):
         raise ValueError(f"kitty must be a sequence of card ids, got {checks.shown(kitty)}")
-    return tuple(sorted(c if type(c) is int and 0 <= c < NUM_CARDS else checks.card_id("a card of the kitty", c)
-                        for c in kitty))
+    ids = [c if type(c) is int and 0 <= c < NUM_CARDS else checks.card_id("a card of the kitty", c) for c in kitty]
+    return tuple(ids if stock else sorted(ids))
 
 
 def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tuple[int, ...]) -> None:
     k = len(masks)
-    top = MAX_PLAYERS_ONE_DECK if rules.decks == 1 else MAX_PLAYERS_TWO_DECKS
+    how = dealing(rules)
+    top = MAX_PLAYERS_ONE_DECK if how.copies == 1 else MAX_PLAYERS_TWO_DECKS
     if not 2 <= k <= top:
         raise ValueError(f"a deal has 2 to {top} players, got {k} hands")
-    if kitty and rules.kitty == "none":
-        raise ValueError("these rules have no kitty (kitty='none'), but a kitty was given")
-    if (kitty or rules.kitty != "none") and len(kitty) != rules.kitty_size(k):
-        raise ValueError(f"the kitty must hold the {rules.kitty_size(k)} cards left over, got {len(kitty)}")
+    apart = rules.kitty_size(k)
+    if kitty and not apart:
+        raise ValueError(f"these rules leave no card apart (no kitty, no stock), but a kitty of {len(kitty)} was given")
+    if len(kitty) != apart:
+        raise ValueError(f"the kitty must hold the {apart} cards left over, got {len(kitty)}")
     expected = rules.deck_mask(k)
-    if rules.decks == 1:
+    if how.copies == 1:
         seen = 0
         for i, m in enumerate(masks):
             if m & seen:
@@ -872,7 +880,7 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         if seen != expected:
             missing = cards_of(expected & ~seen)
             extra = cards_of(seen & ~expected)
-            deck = "full deck (kitty rule)" if rules.kitty != "none" else f"deck of deck table {rules.deck_table!r}"
+            deck = "full deck" if how.full_deck else f"deck of deck table {rules.deck_table!r}"
             raise ValueError(
                 f"hands do not make the {k}-player {deck}: "
                 f"missing {[card_str(c) for c in missing]}, not in that deck {[card_str(c) for c in extra]}"

@@ -18,19 +18,21 @@ appears twice in a tuple when two copies are meant.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import dataclasses
 from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
 
 from .cards import cards_of, mask_of
 from .deal import DONE, PASS, Deal
-from ..systems import teams
+from ..systems import SYSTEMS, dealing
 from .rules import Rules
 
 
 @dataclass(frozen=True)
-class InfoState:
-    """The view of match seat ``seat``. All seats are match seats; cards are ids."""
+class _SeatView:
+    """What a seat knows of any deal."""
 
     rules: Rules
     seat: int
@@ -59,24 +61,32 @@ class InfoState:
     match_scores: tuple[int, ...]
     deals_played: int
     deal_scores: tuple[int, ...] | None  # by match seat, once the deal is over
-    # --- the extension rule systems (defaults: none of them in use) ---
-    kitty_size: int = 0  # cards in the kitty (public)
-    kitty_taker: int | None = None  # seat that took the kitty (public once taken)
-    kitty: tuple[int, ...] = ()  # the kitty's cards: known to its taker only, once taken
-    discarded: tuple[int, ...] = ()  # kitty_to_hand: the cards this seat discarded face down
-    charged: tuple[tuple[int, ...], ...] = ()  # Turbo Hearts: cards each match seat charged (public)
-    passed_on: tuple[int, ...] = ()  # seats that passed on, unseen, the cards passed to them (public)
-    partner: int | None = None  # Partnership Hearts: this seat's partner
-    pending: tuple[int, ...] = ()  # Cancellation: cards of tricks left on the table for the next winner
-    boosts_owed: int = 0  # Booster Nines: rounds still to be added to the trick in progress
     moon_shooter: int | None = None  # seat that shot the moon (or sun), once the deal's tricks are over
+
+
+def _system_fields() -> list[tuple[str, Any, dataclasses.Field]]:
+    """The facts the rule systems add (:attr:`~bm_env.systems.component.RuleSystem.info_fields`), in the registry's
+    order; each keeps its default where its system is not in use."""
+    return [(name, f.type, dataclasses.field(default=f.default))
+            for system in SYSTEMS for name, f in system.info_fields.items()]
+
+
+_SeatFacts = dataclasses.make_dataclass("_SeatFacts", _system_fields(), bases=(_SeatView,), frozen=True)
+
+
+@dataclass(frozen=True)
+class InfoState(_SeatFacts):
+    """The view of match seat ``seat``: what every deal has (:class:`_SeatView`'s fields), then what the rule
+    systems add (kitty_size, kitty_taker, kitty, discarded; passed_on; charged; pending; boosts_owed; partner...:
+    each system's ``info_fields``). All seats are match seats; cards are ids.
+    """
 
     @property
     def known_held(self) -> dict[int, tuple[int, ...]]:
         """Cards this seat passed that their receiver still holds: public to the passer."""
         if self.phase == PASS:
             return {}
-        if self.rules.decks == 1:
+        if dealing(self.rules).copies == 1:
             played = mask_of(c for _, c in self.plays)
             out: dict[int, list[int]] = {}
             for c, to in self.passed:
@@ -97,12 +107,13 @@ class InfoState:
         # The cards this seat passed are never unseen: picked but not yet moved, they are
         # not in `hand`; once moved they are known_held or played.
         deck = self.rules.deck_mask(len(self.seats))
-        if self.rules.decks == 1 and not self.kitty_size:
+        copies = dealing(self.rules).copies
+        if copies == 1 and not self.kitty_size:
             known = mask_of(self.hand) | mask_of(c for _, c in self.plays) | mask_of(c for c, _ in self.passed)
             for cs in self.known_held.values():
                 known |= mask_of(cs)
             return tuple(cards_of(deck & ~known))
-        left = Counter(cards_of(deck) * self.rules.decks)
+        left = Counter(cards_of(deck) * copies)
         left.subtract(self.hand)
         left.subtract(c for _, c in self.plays)
         left.subtract(self.kitty)
@@ -160,10 +171,10 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
     trick = deal.trick
     plays, current = _plays(deal)
     acting = phase != DONE
-    taker = deal.kitty_taker
     picks = deal.pass_picks
-    charged = by_seat([tuple(cards_of(m)) for m in deal.charged], ()) if deal.rules.charging else ()
-    partner = teams.partner(deal.rules, seat)
+    facts = {}
+    for inform in _informers(deal.rules):
+        facts.update(inform(deal, pos, seat, by_seat))
     return InfoState(
         rules=deal.rules,
         seat=seat,
@@ -190,15 +201,12 @@ def information_state(deal: Deal, seat: int, match_scores=None, deals_played: in
         match_scores=tuple(match_scores) if match_scores is not None else (0,) * n,
         deals_played=deals_played,
         deal_scores=by_seat(deal.scores) if deal.scores is not None else None,
-        kitty_size=len(deal.kitty),
-        kitty_taker=None if taker is None else seats[taker],
-        kitty=deal.kitty if taker is not None and taker == pos else (),
-        discarded=deal.kitty_discards if taker is not None and taker == pos else (),
-        charged=charged,
-        passed_on=tuple(seats[q] for q, on in enumerate(deal.passed_on) if on),
-        partner=partner,
-        pending=tuple(c for cards in deal.pending for c in cards),
-        boosts_owed=deal.boosts,
         moon_shooter=seats[deal.moon_shot[0]] if deal.moon_shot is not None else None,
+        **facts,
     )
 
+
+@lru_cache(maxsize=256)
+def _informers(rules: Rules) -> tuple[Callable[..., Any], ...]:
+    """The ``inform`` hooks of the systems in use (none for the classic rules)."""
+    return tuple(system.inform for system in SYSTEMS if system.info_fields and system.features(rules))

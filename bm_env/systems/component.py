@@ -90,6 +90,20 @@ class Bounds:
     unit_size: int = 1  # players whose scores a reward adds up (individual partnerships: 2)
 
 
+@dataclass(frozen=True)
+class InfoField:
+    """A fact a system adds to what a seat knows (a field of :class:`~bm_env.InfoState`)."""
+
+    type: Any  # its type, as the field's annotation
+    default: Any  # its value where the system is not in use
+    meaning: str  # what it tells, and to whom (public, or the seat's own)
+
+
+def _informs_nothing(*args: Any) -> Mapping[str, Any]:
+    """Nothing to add: a system without facts of its own in an information state."""
+    return {}
+
+
 def _no_change(rules: Rules) -> None:
     """No change: a system that leaves the deal (or the bounds) as the classic game has them."""
     return None
@@ -119,6 +133,11 @@ class RuleSystem:
     # Writes its state cells from a seat's information state: (vector, offsets, info, features, relative seat).
     encode_state: Callable[..., None] = _writes_nothing
     changes_in_play: bool = False  # its state cells change with the play (a search's world does not rewrite them)
+    # What a seat knows of it: the InfoState fields it adds, and while it is in use their values for one seat:
+    # (deal, the seat's position or None for a spectator, its match seat, by_seat: a per-position sequence by match
+    # seat) -> values.
+    info_fields: Mapping[str, InfoField] = field(default_factory=dict)
+    inform: Callable[..., Mapping[str, Any]] = _informs_nothing
     # Its mechanics in the reference deal: hook point (DEAL_HOOKS) -> the function the deal calls there while the
     # system is in use; and phase name -> the step function of a phase of its own, (deal, action, action bit).
     deal_hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.cards import NUM_RANKS
-from ..component import Option, RuleSystem
+from ..component import InfoField, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -90,5 +90,7 @@ SYSTEM = RuleSystem(
     encode_rules=_encode_rules,
     encode_state=_encode_state,
     changes_in_play=True,
+    info_fields={"boosts_owed": InfoField(int, 0, "rounds still to be added to the trick in progress (public)")},
+    inform=lambda deal, pos, seat, by_seat: {"boosts_owed": deal.boosts},
     deal_hooks={"on_card": count_nine, "trick_end": end_trick},
 )

@@ -16,7 +16,7 @@ import numpy as np
 from ...engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
 from ...engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
 from ...engine.phases import CHARGE
-from ..component import Bounds, Option, RuleSystem
+from ..component import Bounds, InfoField, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 def chargeable(rules: Rules) -> tuple[int, ...]:
     """The cards a player may charge under ``rules`` (none where charging is not played)."""
     return CHARGEABLE if rules.charging else ()
+
+
+# --- in a seat's information state
+
+
+def _inform(deal: Deal, pos: int | None, seat: int, by_seat) -> dict:
+    return {"charged": by_seat([tuple(cards_of(m)) for m in deal.charged], ())}
 
 
 # --- in the observation
@@ -144,6 +151,8 @@ SYSTEM = RuleSystem(
     parts=_parts,
     encode_state=_encode_state,
     changes_in_play=True,
+    info_fields={"charged": InfoField(tuple[tuple[int, ...], ...], (), "cards each match seat charged (public)")},
+    inform=_inform,
     deal_hooks={"after_passing": start_charging, "lead_filter": lead_filter, "follow_filter": follow_filter,
                 "on_lead": note_lead},
     phases={CHARGE: step_charge},

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...engine.cards import NUM_CARDS
 from ...engine.phases import DISCARD, PLAY
-from ..component import Dealing, Option, RuleSystem
+from ..component import Dealing, InfoField, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -37,6 +37,24 @@ def _problem(r: Rules) -> str | None:
 
 def _features(r: Rules) -> tuple[str, ...]:
     return (("kitty",) if r.kitty != "none" else ()) + (("kitty_to_hand",) if r.kitty_to_hand else ())
+
+
+# --- in a seat's information state
+
+
+INFO_FIELDS = {
+    "kitty_size": InfoField(int, 0, "cards in the kitty (public)"),
+    "kitty_taker": InfoField(int | None, None, "seat that took the kitty (public once taken)"),
+    "kitty": InfoField(tuple[int, ...], (), "the kitty's cards: known to its taker only, once taken"),
+    "discarded": InfoField(tuple[int, ...], (), "kitty_to_hand: the cards this seat discarded face down"),
+}
+
+
+def _inform(deal: Deal, pos: int | None, seat: int, by_seat) -> dict:
+    taker = deal.kitty_taker
+    mine = taker is not None and taker == pos
+    return {"kitty_size": len(deal.kitty), "kitty_taker": None if taker is None else deal.seats[taker],
+            "kitty": deal.kitty if mine else (), "discarded": deal.kitty_discards if mine else ()}
 
 
 # --- in the observation
@@ -155,6 +173,8 @@ SYSTEM = RuleSystem(
     encode_rules=_encode_rules,
     encode_state=_encode_state,
     changes_in_play=True,
+    info_fields=INFO_FIELDS,
+    inform=_inform,
     deal_hooks={"trick_won": take_after_trick, "after_tricks": take_at_end},
     phases={DISCARD: step_discard},
 )

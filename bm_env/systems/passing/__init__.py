@@ -26,7 +26,7 @@ import numpy as np
 from ...engine.actions import PASS_ON
 from ...engine.cards import NUM_CARDS, mask_of
 from ...engine.checks import RulesError, shown
-from ..component import Option, RuleSystem
+from ..component import InfoField, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
@@ -159,6 +159,10 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
             vec[o["passed_on"].start + rel(s)] = 1
 
 
+def _inform(deal: Deal, pos: int | None, seat: int, by_seat) -> dict:
+    return {"passed_on": tuple(deal.seats[q] for q, on in enumerate(deal.passed_on) if on)}
+
+
 SYSTEM = RuleSystem(
     name="passing",
     options={
@@ -176,6 +180,9 @@ SYSTEM = RuleSystem(
     problem=_problem,
     features=_features,
     decisions={"optional_pass": PASS_ON},
+    info_fields={"passed_on": InfoField(tuple[int, ...], (), "seats that passed on, unseen, the cards passed to them "
+                                                             "(public)")},
+    inform=_inform,
     parts=_parts,
     encode_state=_encode_state,
 )

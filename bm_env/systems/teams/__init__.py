@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..component import Bounds, Option, RuleSystem
+from ..component import Bounds, InfoField, Option, RuleSystem
 
 if TYPE_CHECKING:
     from ...engine.infostate import InfoState
@@ -107,4 +107,6 @@ SYSTEM = RuleSystem(
     parts=_parts,
     encode_rules=_encode_rules,
     encode_state=_encode_state,
+    info_fields={"partner": InfoField(int | None, None, "this seat's partner")},
+    inform=lambda deal, pos, seat, by_seat: {"partner": partner_of(seat)},
 )

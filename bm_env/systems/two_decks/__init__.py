@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ...engine.cards import NUM_CARDS
-from ..component import Dealing, Option, RuleSystem
+from ..component import Dealing, InfoField, Option, RuleSystem
 from ..kitty import KITTIES
 
 if TYPE_CHECKING:
@@ -71,6 +71,9 @@ SYSTEM = RuleSystem(
     encode_rules=_encode_rules,
     encode_state=_encode_state,
     changes_in_play=True,
+    info_fields={"pending": InfoField(tuple[int, ...], (), "cards of tricks left on the table for the next winner "
+                                                           "(public)")},
+    inform=lambda deal, pos, seat, by_seat: {"pending": tuple(c for cards in deal.pending for c in cards)},
 )
 
 
