@@ -9,9 +9,11 @@ the engine so that the hot path stays a few mask operations.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
-from .actions import CARD_CHARGE, CHARGE_CARD, CHARGE_DONE, PASS_ON
+from ..systems import SYSTEMS
+from .actions import PASS_ON
 from .cards import CLUBS, HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, SUIT_NAMES, card_str
 
 _HEARTS = SUIT_MASKS[HEARTS]
@@ -27,16 +29,9 @@ def why_illegal(deal, action: int, name: Callable[[int], str] = card_str) -> str
         return "the deal is over"
     p = deal.to_act
     hand = deal.hands[p] | (deal.hands_twice[p] if deal.two_decks else 0)
-    if deal.phase == "charge":
-        if action == CHARGE_DONE or action not in CHARGE_CARD:
-            chargeable = " ".join(name(c) for c in CARD_CHARGE)
-            return f"only charging a card you hold of {chargeable}, or ending charging, is a decision now"
-        c = CHARGE_CARD[action]
-        if deal.charged[p] >> c & 1:
-            return "it is charged already"
-        return "it is not in your hand"
-    if deal.phase == "moon":
-        return "the moon shooter chooses to subtract or to add to the others"
+    if deal.phase not in ("pass", "play"):  # a phase of a rule system's (charging, the kitty's discards, the moon)
+        owner = next(system for system in SYSTEMS if deal.phase in system.phases)
+        return owner.explain(deal, p, hand, action, name) or "the rules do not allow it now"
     if action == PASS_ON:
         if deal.phase == "pass" and deal.can_pass_on:
             return "passing on is only possible before picking any card to pass"
@@ -51,8 +46,6 @@ def why_illegal(deal, action: int, name: Callable[[int], str] = card_str) -> str
         if deal.no_pass_mask >> action & 1:
             return "these rules do not let it be passed"
         return "it may not be passed now"
-    if deal.phase == "discard":
-        return "it may not be discarded now"
     return _play_reason(deal, p, hand, action, name)
 
 
@@ -78,10 +71,16 @@ def _play_reason(deal, p: int, hand: int, c: int, name: Callable[[int], str]) ->
         led = SUIT_MASKS[deal.led_suit]
         if not bit & led and hand & led:
             return f"you must follow the suit led, {SUIT_NAMES[deal.led_suit]}"
-        if rules.queen_when_safe and deal.legal == 1 << QUEEN_SPADES:
-            return f"{name(QUEEN_SPADES)} must be played now that it is safe"
+    for system in _in_use(rules):  # a filter or a compulsion of a rule system's (the queen when safe, charging)
+        reason = system.explain(deal, p, hand, c, name)
+        if reason:
+            return reason
     if first_trick and rules.first_trick_no_points and deal.penalty_mask & bit:
         return "no points may be played on the first trick while you can play a card without points"
-    if rules.charging and deal.charged[p] & bit:
-        return f"it is charged: it may not be played to the first trick led in {SUIT_NAMES[suit]} while another card can be"
     return "the rules do not allow it now"
+
+
+@lru_cache(maxsize=64)
+def _in_use(rules) -> tuple:
+    """The rule systems in use under ``rules``."""
+    return tuple(system for system in SYSTEMS if system.features(rules))

@@ -104,6 +104,11 @@ def _informs_nothing(*args: Any) -> Mapping[str, Any]:
     return {}
 
 
+def _informs_none(*args: Any) -> None:
+    """No reason: a system whose rules forbid no action."""
+    return None
+
+
 def _no_change(rules: Rules) -> None:
     """No change: a system that leaves the deal (or the bounds) as the classic game has them."""
     return None
@@ -142,6 +147,9 @@ class RuleSystem:
     # system is in use; and phase name -> the step function of a phase of its own, (deal, action, action bit).
     deal_hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     phases: Mapping[str, Callable[..., None]] = field(default_factory=dict)
+    # Why its rule forbids an action the position to act may not take, in words (None: not its rule), asked in its
+    # phases and of a card played: (deal, position, hand mask, action, name) -> reason, ``name`` writing a card.
+    explain: Callable[..., str | None] = _informs_none
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.deal_hooks) - set(DEAL_HOOKS))

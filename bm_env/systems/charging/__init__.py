@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
-from ...engine.cards import ACE_HEARTS, HEARTS, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ...engine.cards import (ACE_HEARTS, HEARTS, JACK_DIAMONDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, SUIT_NAMES,
+                             cards_of)
 from ...engine.phases import CHARGE
 from ..component import Bounds, InfoField, Option, RuleSystem
 
@@ -51,6 +52,21 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
             for c in cards:
                 vec[o["charged"].start + len(CHARGEABLE) * rel(s) + CHARGEABLE.index(c)] = 1
 
+
+
+def _explain(deal: Deal, p: int, hand: int, action: int, name) -> str | None:
+    """Charging: only a chargeable card held, or the end; in play, a charged card kept from its suit's first trick."""
+    if deal.phase == CHARGE:
+        if action == CHARGE_DONE or action not in CHARGE_CARD:
+            chargeable = " ".join(name(c) for c in CARD_CHARGE)
+            return f"only charging a card you hold of {chargeable}, or ending charging, is a decision now"
+        if deal.charged[p] >> CHARGE_CARD[action] & 1:
+            return "it is charged already"
+        return "it is not in your hand"
+    if deal.charged[p] >> action & 1:
+        return (f"it is charged: it may not be played to the first trick led in {SUIT_NAMES[action // NUM_RANKS]} "
+                "while another card can be")
+    return None
 
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
@@ -156,4 +172,5 @@ SYSTEM = RuleSystem(
     deal_hooks={"after_passing": start_charging, "lead_filter": lead_filter, "follow_filter": follow_filter,
                 "on_lead": note_lead},
     phases={CHARGE: step_charge},
+    explain=_explain,
 )

@@ -155,6 +155,13 @@ def step_discard(deal: Deal, action: int, bit: int) -> None:
         deal.legal = deal._lead_legal(p)
 
 
+def _explain(deal: Deal, p: int, hand: int, action: int, name) -> str:
+    """The taker discards cards it holds, one at a time."""
+    if not 0 <= action < NUM_CARDS:
+        return "it is not a decision of the discard phase; give a card"
+    return "it is not in your hand" if not hand >> action & 1 else "it may not be discarded now"
+
+
 SYSTEM = RuleSystem(
     name="kitty",
     options={
@@ -177,4 +184,5 @@ SYSTEM = RuleSystem(
     inform=_inform,
     deal_hooks={"trick_won": take_after_trick, "after_tricks": take_at_end},
     phases={DISCARD: step_discard},
+    explain=_explain,
 )

@@ -134,4 +134,5 @@ SYSTEM = RuleSystem(
     encode_state=_encode_state,
     deal_hooks={"before_scoring": offer_choice},
     phases={MOON: step_choice},
+    explain=lambda deal, p, hand, action, name: "the moon shooter chooses to subtract or to add to the others",
 )

@@ -51,4 +51,6 @@ SYSTEM = RuleSystem(
     parts=_parts,
     encode_rules=_encode_rules,
     deal_hooks={"follow_compel": compel_queen},
+    explain=lambda deal, p, hand, action, name: (f"{name(QUEEN_SPADES)} must be played now that it is safe"
+                                                 if deal.trick and deal.legal == _QS_BIT else None),
 )
