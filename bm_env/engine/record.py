@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from .actions import CARD_CHARGE, CHARGE_DONE, MOON_ADD, MOON_SUBTRACT, PASS_ON, action_str, parse_action
+from ..systems import SYSTEMS, RuleSystem
+from .actions import PASS_ON, action_str, parse_action
 from .cards import card_str, cards_of, parse_card
-from .deal import CHARGE, DISCARD, DONE, MOON, PASS, Deal, IllegalActionError, pass_direction_for
+from .deal import DONE, PASS, PLAY, Deal, IllegalActionError, pass_direction_for
 from .files import write_atomic
 from .match import Match
 from .rules import Rules, RulesError
@@ -77,20 +79,17 @@ def deal_record(deal: Deal, thoughts=None) -> dict[str, Any]:
 
 
 def _extension_record(deal: Deal) -> dict[str, Any]:
-    """The decisions of the extension rule systems; absent for rules that use none of them."""
-    rules = deal.rules
-    seats = deal.seats
+    """The fields of the rule systems in use (the cards left apart, their decisions); none for the classic rules."""
     out: dict[str, Any] = {}
-    if rules.kitty != "none":
-        out["kitty"] = [card_str(c) for c in deal.kitty]
-        out["kitty_discards"] = [card_str(c) for c in deal.kitty_discards]
-    if rules.optional_pass:
-        out["passed_on"] = [seats[q] for q in range(deal.num_players) if deal.passed_on[q]]
-    if rules.charging:
-        out["charged"] = [[card_str(c) for c in cards_of(m)] for m in deal.charged]
-    if rules.moon_choice:
-        out["moon_choice"] = deal.moon_choice
+    for system in _in_use(deal.rules):
+        out.update(system.record(deal))
     return out
+
+
+@lru_cache(maxsize=64)
+def _in_use(rules: Rules) -> tuple[RuleSystem, ...]:
+    """The rule systems in use under ``rules``, in the registry's order."""
+    return tuple(system for system in SYSTEMS if system.features(rules))
 
 
 def match_record(match: Match, thoughts=None) -> dict[str, Any]:
@@ -202,20 +201,16 @@ def replay_deal(rec: Mapping[str, Any], before_step=None) -> Deal:
     """
     replay = _Replay(rec, _deal_of_record(rec), before_step)
     replay.passes()
-    replay.charges()
+    replay.system_phases()
     replay.tricks()
-    replay.moon_choice()
     _check_renege(rec, replay.deal)
     _check_scores(rec, replay.deal)
     return replay.deal
 
 
-#: The fields of a deal record, those of the extension rule systems by the rules option that writes them.
+#: The fields of a deal record; the rule systems in use add theirs (``RuleSystem.record_fields``).
 DEAL_FIELDS = ("format", "rules", "seats", "dealer", "pass_direction", "totals_before", "deals_before", "hands",
                "passes", "tricks", "renege", "scores", "thoughts")
-_EXTENSION_FIELDS = {"kitty": lambda r: r.kitty != "none", "kitty_discards": lambda r: r.kitty != "none",
-                     "passed_on": lambda r: r.optional_pass, "charged": lambda r: r.charging,
-                     "moon_choice": lambda r: r.moon_choice}
 MATCH_FIELDS = ("format", "rules", "first_dealer", "deals", "totals", "winners")
 
 
@@ -232,7 +227,7 @@ def _deal_of_record(rec: Mapping[str, Any]) -> Deal:
     if _field(rec, "format", "record") != DEAL_FORMAT:
         raise RecordError(f"record: format {rec['format']!r} is not {DEAL_FORMAT!r}")
     rules = _rules(rec, "record")
-    _only_fields(rec, DEAL_FIELDS + tuple(k for k, used in _EXTENSION_FIELDS.items() if used(rules)), "record")
+    _only_fields(rec, DEAL_FIELDS + tuple(f for system in _in_use(rules) for f in system.record_fields), "record")
     seats = [_int(s, f"seats[{i}]") for i, s in enumerate(_list(rec, "seats", "record"))]
     if len(set(seats)) != len(seats) or not all(0 <= s < rules.num_players for s in seats):
         raise RecordError(f"seats: {seats} must be distinct seats in 0..{rules.num_players - 1}")
@@ -249,7 +244,8 @@ def _deal_of_record(rec: Mapping[str, Any]) -> Deal:
     if len(totals_before) != len(seats):
         raise RecordError(f"totals_before: {len(totals_before)} totals for {len(seats)} seats")
     deals_before = _int(_field(rec, "deals_before", "record"), "deals_before")
-    kitty = _cards(rec.get("kitty", []), "kitty")
+    apart = next((system.apart_field for system in _in_use(rules) if system.apart_field), None)
+    kitty = _cards(rec.get(apart, []), apart) if apart else []
     on_illegal = "renege_penalty" if rec.get("renege") else "raise"
     try:
         return Deal(rules, hands, seats.index(dealer_seat), direction, seats, totals_before, deals_before,
@@ -268,6 +264,7 @@ class _Replay:
         self.before_step = before_step
         self.extra: tuple[int, str, int] | None = None  # a renege the passes and tricks do not hold
         self.recorded_tricks: list = []
+        self._replayers = {phase: replay for system in _in_use(deal.rules) for phase, replay in system.replay.items()}
 
     def apply(self, action: int, where: str) -> None:
         """One step; an illegal one is a RecordError saying where in the record it is."""
@@ -315,40 +312,25 @@ class _Replay:
             if deal.renege is None and len(p) != len(picks[pos]):
                 raise RecordError(f"passes[{pos}]: {len(p)} cards recorded, {len(picks[pos])} passed")
 
-    def charges(self) -> None:
-        """Turbo Hearts: each player's recorded charges, then the end of its charging."""
-        deal = self.deal
-        charged = [_cards(c, f"charged[{i}]") for i, c in enumerate(self.rec.get("charged", []))]
-        while deal.phase == CHARGE:
-            pos = deal.to_act
-            mine = deal.charged[pos]
-            todo = [c for c in (charged[pos] if pos < len(charged) else []) if not mine >> c & 1]
-            if not todo and self.renege_due(CHARGE):
-                self.apply(self.extra[2], "renege")
-                break
-            if todo and todo[0] not in CARD_CHARGE:
-                raise RecordError(f"charged[{pos}]: {card_str(todo[0])} cannot be charged")
-            self.apply(CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
-
     def tricks(self) -> None:
-        """The recorded tricks, each winner checked, and the kitty taker's discards where the deal waits
-        for them; then a renege the record holds apart, where it belongs."""
+        """The recorded tricks, each winner checked, and the decisions of the systems' phases where the deal waits
+        for them (the kitty taker's discards, the moon choice); then a renege the record holds apart, where it
+        belongs."""
         deal, seats = self.deal, self.seats
-        discards = _cards(self.rec.get("kitty_discards", []), "kitty_discards")
         for t, trick in enumerate(self.recorded_tricks):
             where = f"tricks[{t}]"
             if deal.phase == DONE:
                 raise RecordError(f"{where}: the deal is already over")
+            self.system_phases()
             leader = _field(trick, "leader", where)
             if seats[deal.to_act] != leader:
                 raise RecordError(f"{where}: leader is {_player(leader)}, but player_{seats[deal.to_act]} is on lead")
             _only_fields(trick, ("leader", "cards", "winner"), where)
             cards = _cards(_field(trick, "cards", where), f"{where}.cards")
-            self.discards(discards)
             for i, c in enumerate(cards):
                 self.apply(c, f"{where}.cards[{i}] (player_{seats[deal.to_act]} plays {card_str(c)})")
             self.check_winner(t, trick, len(cards))
-        self.discards(discards, record_ends=True)
+        self.system_phases(record_ends=True)
         if deal.phase != DONE and self.renege_due(deal.phase):
             self.apply(self.extra[2], "renege")
 
@@ -365,30 +347,24 @@ class _Replay:
         if actual != winner:
             raise RecordError(f"{where}: winner recorded as {_player(winner)}, the rules give {_player(actual)}")
 
-    def discards(self, discards: list[int], record_ends: bool = False) -> None:
-        """Replay the kitty taker's discards when the deal waits for them; where the record ends
-        (``record_ends``), an unfinished one may stop among them."""
+    def system_phases(self, record_ends: bool = False) -> None:
+        """The recorded decisions of the rule systems' phases the deal waits in (charging, the kitty's discards, the
+        moon choice), each fed by its system (``RuleSystem.replay``), until play resumes or the record stops;
+        ``record_ends``: no trick follows in the record."""
         deal = self.deal
-        while deal.phase == DISCARD:
-            done = len(deal.kitty_discards)
-            if done >= len(discards) and self.renege_due(DISCARD):
-                self.apply(self.extra[2], "renege")
-                return
-            if done >= len(discards) and record_ends and self.rec.get("scores") is None:
-                return
-            if done >= len(discards):
-                raise RecordError(f"kitty_discards: {len(discards)} recorded, "
-                                  f"the kitty taker discards {len(deal.kitty)}")
-            self.apply(discards[done], f"kitty_discards[{done}]")
+        while deal.phase not in (PASS, PLAY, DONE):
+            phase = deal.phase
+            self._replayers[phase](self, record_ends)
+            if deal.phase == phase:
+                return  # the record stops in this phase
 
-    def moon_choice(self) -> None:
-        """The moon shooter's recorded choice, where the deal waits for it."""
-        if self.deal.phase != MOON:
-            return
-        choice = self.rec.get("moon_choice")
-        if choice not in ("subtract", "add"):
-            raise RecordError(f"moon_choice: the deal needs the shooter's choice 'subtract' or 'add', got {choice!r}")
-        self.apply(MOON_SUBTRACT if choice == "subtract" else MOON_ADD, "moon_choice")
+    def cards(self, values: Any, where: str) -> list[int]:
+        """The card ids of a recorded list of cards (for a system's replay)."""
+        return _cards(values, where)
+
+    def error(self, message: str) -> RecordError:
+        """The error a system's replay raises for a record that does not replay."""
+        return RecordError(message)
 
 
 def _check_renege(rec: Mapping[str, Any], deal: Deal) -> None:

@@ -147,6 +147,13 @@ class RuleSystem:
     # system is in use; and phase name -> the step function of a phase of its own, (deal, action, action bit).
     deal_hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     phases: Mapping[str, Callable[..., None]] = field(default_factory=dict)
+    # Its part of a game record (bm_env.engine.record): the fields it may write, and while in use their values from a
+    # deal; the field holding the cards it leaves apart (the deal's kitty); and for each phase of its own, the
+    # function that feeds the recorded decisions to a deal being replayed, (replay, whether the record ends here).
+    record_fields: tuple[str, ...] = ()
+    record: Callable[..., Mapping[str, Any]] = _informs_nothing
+    apart_field: str | None = None
+    replay: Mapping[str, Callable[..., None]] = field(default_factory=dict)
     # Why its rule forbids an action the position to act may not take, in words (None: not its rule), asked in its
     # phases and of a card played: (deal, position, hand mask, action, name) -> reason, ``name`` writing a card.
     explain: Callable[..., str | None] = _informs_none

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...engine.actions import CARD_CHARGE, CHARGEABLE, CHARGE_CARD, CHARGE_DONE
 from ...engine.cards import (ACE_HEARTS, HEARTS, JACK_DIAMONDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, SUIT_NAMES,
-                             cards_of)
+                             card_str, cards_of)
 from ...engine.phases import CHARGE
 from ..component import Bounds, InfoField, Option, RuleSystem
 
@@ -67,6 +67,29 @@ def _explain(deal: Deal, p: int, hand: int, action: int, name) -> str | None:
         return (f"it is charged: it may not be played to the first trick led in {SUIT_NAMES[action // NUM_RANKS]} "
                 "while another card can be")
     return None
+
+
+# --- in a game record
+
+
+def _record(deal: Deal) -> dict:
+    return {"charged": [[card_str(c) for c in cards_of(m)] for m in deal.charged]}
+
+
+def _replay_charges(replay, record_ends: bool) -> None:
+    """Each player's recorded charges, then the end of its charging."""
+    deal = replay.deal
+    charged = [replay.cards(c, f"charged[{i}]") for i, c in enumerate(replay.rec.get("charged", []))]
+    while deal.phase == CHARGE:
+        pos = deal.to_act
+        mine = deal.charged[pos]
+        todo = [c for c in (charged[pos] if pos < len(charged) else []) if not mine >> c & 1]
+        if not todo and replay.renege_due(CHARGE):
+            replay.apply(replay.extra[2], "renege")
+            return
+        if todo and todo[0] not in CARD_CHARGE:
+            raise replay.error(f"charged[{pos}]: {card_str(todo[0])} cannot be charged")
+        replay.apply(CARD_CHARGE[todo[0]] if todo else CHARGE_DONE, f"charged[{pos}]")
 
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
@@ -173,4 +196,7 @@ SYSTEM = RuleSystem(
                 "on_lead": note_lead},
     phases={CHARGE: step_charge},
     explain=_explain,
+    record_fields=("charged",),
+    record=_record,
+    replay={CHARGE: _replay_charges},
 )

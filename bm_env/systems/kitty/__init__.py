@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...engine.cards import NUM_CARDS
+from ...engine.cards import NUM_CARDS, card_str
 from ...engine.phases import DISCARD, PLAY
 from ..component import Dealing, InfoField, Option, RuleSystem
 
@@ -155,6 +155,30 @@ def step_discard(deal: Deal, action: int, bit: int) -> None:
         deal.legal = deal._lead_legal(p)
 
 
+# --- in a game record
+
+
+def _record(deal: Deal) -> dict:
+    return {"kitty": [card_str(c) for c in deal.kitty], "kitty_discards": [card_str(c) for c in deal.kitty_discards]}
+
+
+def _replay_discards(replay, record_ends: bool) -> None:
+    """The kitty taker's recorded discards; where the record ends (``record_ends``), an unfinished one may stop
+    among them."""
+    deal = replay.deal
+    discards = replay.cards(replay.rec.get("kitty_discards", []), "kitty_discards")
+    while deal.phase == DISCARD:
+        done = len(deal.kitty_discards)
+        if done >= len(discards) and replay.renege_due(DISCARD):
+            replay.apply(replay.extra[2], "renege")
+            return
+        if done >= len(discards) and record_ends and replay.rec.get("scores") is None:
+            return
+        if done >= len(discards):
+            raise replay.error(f"kitty_discards: {len(discards)} recorded, the kitty taker discards {len(deal.kitty)}")
+        replay.apply(discards[done], f"kitty_discards[{done}]")
+
+
 def _explain(deal: Deal, p: int, hand: int, action: int, name) -> str:
     """The taker discards cards it holds, one at a time."""
     if not 0 <= action < NUM_CARDS:
@@ -185,4 +209,8 @@ SYSTEM = RuleSystem(
     deal_hooks={"trick_won": take_after_trick, "after_tricks": take_at_end},
     phases={DISCARD: step_discard},
     explain=_explain,
+    record_fields=("kitty", "kitty_discards"),
+    record=_record,
+    apart_field="kitty",
+    replay={DISCARD: _replay_discards},
 )

@@ -117,6 +117,20 @@ def step_choice(deal: Deal, action: int, bit: int) -> None:
     deal._score()
 
 
+# --- in a game record
+
+
+def _replay_choice(replay, record_ends: bool) -> None:
+    """The shooter's recorded choice (a renege there, where the record holds one)."""
+    if replay.renege_due(MOON):
+        replay.apply(replay.extra[2], "renege")
+        return
+    choice = replay.rec.get("moon_choice")
+    if choice not in ("subtract", "add"):
+        raise replay.error(f"moon_choice: the deal needs the shooter's choice 'subtract' or 'add', got {choice!r}")
+    replay.apply(MOON_SUBTRACT if choice == "subtract" else MOON_ADD, "moon_choice")
+
+
 SYSTEM = RuleSystem(
     name="moon",
     options={
@@ -135,4 +149,7 @@ SYSTEM = RuleSystem(
     deal_hooks={"before_scoring": offer_choice},
     phases={MOON: step_choice},
     explain=lambda deal, p, hand, action, name: "the moon shooter chooses to subtract or to add to the others",
+    record_fields=("moon_choice",),
+    record=lambda deal: {"moon_choice": deal.moon_choice} if "moon_choice" in deal.rules.uses_extensions else {},
+    replay={MOON: _replay_choice},
 )

@@ -159,6 +159,13 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
             vec[o["passed_on"].start + rel(s)] = 1
 
 
+def _record(deal: Deal) -> dict:
+    """Who passed on (in the open), where the rules let them."""
+    if "optional_pass" not in deal.rules.uses_extensions:
+        return {}
+    return {"passed_on": [deal.seats[q] for q, on in enumerate(deal.passed_on) if on]}
+
+
 def _inform(deal: Deal, pos: int | None, seat: int, by_seat) -> dict:
     return {"passed_on": tuple(deal.seats[q] for q, on in enumerate(deal.passed_on) if on)}
 
@@ -183,6 +190,8 @@ SYSTEM = RuleSystem(
     info_fields={"passed_on": InfoField(tuple[int, ...], (), "seats that passed on, unseen, the cards passed to them "
                                                              "(public)")},
     inform=_inform,
+    record_fields=("passed_on",),
+    record=_record,
     parts=_parts,
     encode_state=_encode_state,
 )
