@@ -358,7 +358,7 @@ class BlackMariaEnv(AECEnv):
         self._dirty = True
         if self.episode == "deal" or match.is_over:
             self._over = True
-            self._tracker.deal_over()
+            self._tracker.deal_over(deal)
             self._tracker.match_numbers(match.totals, match.deals_played)
             for a in names:
                 self.terminations[a] = True
@@ -405,7 +405,7 @@ class BlackMariaEnv(AECEnv):
         if self._over or agent != self.agent_selection:  # only the player to act has legal actions
             return {"observation": row, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
         legal = deal.legal
-        if legal >> NUM_CARDS or tracker.two_decks:
+        if legal >> NUM_CARDS or tracker.counts_copies:
             # an extra decision, or a hand plane that counts copies
             return {"observation": row, "action_mask": deal.legal_mask()}
         # The legal cards are most often the whole hand, one suit of it (following suit) or the
