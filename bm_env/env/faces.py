@@ -49,9 +49,9 @@ class TrackerFace:
     """A rule system's part in the incremental observation (see the module docstring). The events
     do nothing here: a face overrides those it follows."""
 
-    #: Whether the system's card planes count copies of a card (0, 1 or 2), so that a hand plane
-    #: cannot serve as the legal-action mask.
-    counts_copies = False
+    #: Whether the system lets a hand hold two copies of a card: card planes count copies (0, 1 or 2),
+    #: so that a hand plane cannot serve as the legal-action mask.
+    holds_copies = False
     #: The phases whose decisions the face follows with :meth:`decided`.
     decided_in: tuple[str, ...] = ()
 
@@ -138,6 +138,6 @@ def face_class(system: RuleSystem) -> type[TrackerFace] | None:
     try:
         return importlib.import_module(module).FACE
     except ModuleNotFoundError as e:
-        if e.name != module:  # the tracker module is there, but something it imports is not
+        if not (module == e.name or module.startswith(f"{e.name}.")):  # it is there, but not what it imports
             raise
     return Reencoded if _writes_state(system) else None

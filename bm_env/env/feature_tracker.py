@@ -68,7 +68,7 @@ class FeatureTracker(ObservationTracker):
         self._points_shown: tuple = ()  # (captured, public) by position: Deal.captured, Deal.points_known_to(None)
         faces = [face(self, system) for system in SYSTEMS if system.features(rules)
                  for face in (face_class(system),) if face is not None]
-        self.counts_copies = any(face.counts_copies for face in faces)
+        self.holds_copies = any(face.holds_copies for face in faces)
         # Each event's followers: an event calls only the faces that do something at it.
         self._on_started = _followers(faces, "started")
         self._on_trick_over = _followers(faces, "trick_over")

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..engine.rules import Rules, partner_of
+from ..engine.rules import Rules
+from ..systems.teams import team_scores
 
 REWARD_MODES = ("score", "zero_sum")
 
@@ -36,17 +37,6 @@ def deal_scale(rules: Rules, num_players: int | None = None) -> int:
     if rules.teams == "individual":
         scale *= 2
     return max(scale, 1)
-
-
-def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
-    """Each player's deal score as their partnership's (Pagat's Partnership Hearts); unchanged without teams.
-
-    Under joint scoring both partners already carry the team's score; under individual
-    scoring the team's score is the partners' sum, since team totals decide the match.
-    """
-    if rules.teams != "individual" or len(scores) != 4:
-        return tuple(scores)
-    return tuple(scores[p] + scores[partner_of(p)] for p in range(4))
 
 
 def deal_rewards(

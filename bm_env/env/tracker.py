@@ -77,8 +77,9 @@ def _cell_tables(tracker: type, rules: Rules) -> dict:
 class ObservationTracker:
     """One observation row per match seat, updated cell by cell as the deal advances."""
 
-    #: Whether a hand plane counts copies of a card (0, 1 or 2), so that it cannot serve as the legal mask.
-    counts_copies = False
+    #: Whether a hand may hold two copies of a card: its plane then counts them (0, 1 or 2), and
+    #: cannot serve as the legal mask.
+    holds_copies = False
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players

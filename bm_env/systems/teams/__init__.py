@@ -6,7 +6,7 @@ points chooses); ``"individual"`` scores each player and lets the team totals de
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -68,3 +68,14 @@ SYSTEM = RuleSystem(
     encode_rules=_encode_rules,
     encode_state=_encode_state,
 )
+
+
+def team_scores(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
+    """Each player's deal score as their partnership's (Pagat's Partnership Hearts); unchanged without teams.
+
+    Under joint scoring both partners already carry the team's score; under individual
+    scoring the team's score is the partners' sum, since team totals decide the match.
+    """
+    if rules.teams != "individual" or len(scores) != 4:
+        return tuple(scores)
+    return tuple(scores[p] + scores[partner_of(p)] for p in range(4))

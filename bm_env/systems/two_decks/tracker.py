@@ -1,8 +1,9 @@
 """Cancellation's two decks in the incremental observation: the cards of tricks left on the table.
 
-Every card plane counts the copies of each card (0, 1 or 2); the tracker's own writes count them
-for every system, so this face adds the pending plane, and says that a hand plane can hold a 2
-and so is no legal-action mask.
+A hand may hold a card twice, and every card plane counts the copies of each card (0, 1 or 2);
+the tracker's own writes count them for every system, so this face adds the pending plane, and
+says that hands hold copies (a hand plane is then no legal-action mask, and a hand given to the
+environment is read as card ids).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 class TwoDecksFace(TrackerFace):
     """The cards of cancelled tricks, in every row, as the tricks leave the table."""
 
-    counts_copies = True
+    holds_copies = True
 
     def __init__(self, tracker: FeatureTracker, system: RuleSystem) -> None:
         self._pending = tuple(tracker.at(me, "pending_trick_cards") for me in range(tracker.n))
