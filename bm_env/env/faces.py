@@ -19,16 +19,19 @@ a :class:`TrackerFace` that overrides the events it follows:
 
 The tracker calls a face only at the events it overrides, so a system pays for what it follows.
 A face's constructor works out, once per rules, where its cells are (``tracker.at``,
-``tracker.about``, ``tracker.plane``); at an event it writes them through ``tracker.cells`` and the
-tracker's helpers. Copies of a tracker share its faces (they are tables, like the cell
-positions), so a face keeps no state of its own: what it has shown is in the rows, which it may
-read back.
+``tracker.about``, ``tracker.plane``, ``tracker.offsets``); at an event it writes them through
+``tracker.cells`` (``tracker.view`` for runs) and the tracker's helpers (``write_plane``,
+``write_hand`` for cards that enter or leave a hand outside a card played or a pass,
+``sync_points`` for points taken outside a trick). Copies of a tracker share its faces (they are
+tables, like the cell positions), so a face keeps no state of its own: what it has shown is in
+the rows, which it may read back.
 
 A system in use that writes state cells (its ``encode_state``) and has no tracker module gets
-:class:`Reencoded`, which rewrites its parts from the reference encoder after every event: slow
-(an information state and an encoding per seat and decision), but right from the first version
-of a new system, and a reference to write its own face against. A system whose cells are all
-rules (written once into every row's template) has nothing to follow and needs no face.
+:class:`Reencoded`, which rewrites its parts from the reference encoder at a deal's start, after
+every decision and at its end: slow (an information state and an encoding per seat and
+decision), but right from the first version of a new system, and a reference to write its own
+face against (``tests/test_env_faces.py`` plays it in place of each face). A system whose cells
+are all rules (in the opening rows of every deal) has nothing to follow and needs no face.
 """
 
 from __future__ import annotations
@@ -89,7 +92,8 @@ def follows(face: TrackerFace, event: str) -> bool:
 
 class Reencoded(TrackerFace):
     """A system's parts (and :attr:`also`, the classic parts it changes) rewritten from the reference
-    encoder after every event that may change them: the face of a system without one of its own.
+    encoder at a deal's start, after every decision and at its end: the face of a system without one
+    of its own.
 
     A system's tracker module may name it as its ``FACE`` (a subclass listing :attr:`also`) while its
     own incremental face is to come.
@@ -133,7 +137,7 @@ def _writes_state(system: RuleSystem) -> bool:
 def face_class(system: RuleSystem) -> type[TrackerFace] | None:
     """The face of ``system``: the ``FACE`` of its tracker module (``bm_env.systems.<name>.tracker``, the
     package named as the system), else :class:`Reencoded` where the system writes state cells, else None
-    (its cells are rules, in every row's template, and never change)."""
+    (its cells are rules, in the opening rows, and never change)."""
     module = f"bm_env.systems.{system.name}.tracker"
     try:
         return importlib.import_module(module).FACE

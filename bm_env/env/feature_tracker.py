@@ -13,8 +13,9 @@ and copied at every later start, so no face writes them.
 
 The classic rules keep :class:`~bm_env.env.tracker.ObservationTracker`, which holds what they
 promise: one copy of each card, one receiver per pass, points taken only with a won trick, no
-face to call. A decision there sets a few cells; here each cell is read before it is added to and
-each decision looks up the faces that follow it, which the classic presets need not pay for.
+face to call. A decision there sets a few cells; here a pass pick asks the deal for its receiver,
+a trick's end compares every seat's points, and each decision looks up the faces that follow it,
+which the classic presets need not pay for.
 
 The rows must always equal ``encode(information_state(...))``; the tests check that after
 every decision of random play in every preset and option.
@@ -22,7 +23,7 @@ every decision of random play in every preset and option.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 
@@ -66,8 +67,11 @@ class FeatureTracker(ObservationTracker):
         n = self.n
         self._extra_phase = tuple(self.at(me, "extra_phase") for me in range(n))
         self._points_shown: tuple = ()  # (captured, public) by position: Deal.captured, Deal.points_known_to(None)
-        faces = [face(self, system) for system in SYSTEMS if system.features(rules)
-                 for face in (face_class(system),) if face is not None]
+        faces = []
+        for system in SYSTEMS:
+            face = face_class(system) if system.features(rules) else None
+            if face is not None:
+                faces.append(face(self, system))
         self.holds_copies = any(face.holds_copies for face in faces)
         # Each event's followers: an event calls only the faces that do something at it.
         self._on_started = _followers(faces, "started")
@@ -101,10 +105,6 @@ class FeatureTracker(ObservationTracker):
     def write_hand(self, deal: Deal, p: int) -> None:
         """Set the hand plane of position ``p``'s row to the cards it holds."""
         self.write_plane(self._hand[deal.seats[p]], deal.hand_cards(p))
-
-    def put_number(self, cells: Sequence[int], v: int) -> None:
-        """Write ``v`` as its two cells (coarse, fine) starting at each of ``cells``."""
-        _put_number(self._buffer, cells, v)
 
     def sync_points(self, deal: Deal) -> None:
         """Each seat's points as every row may know them: the public ones (``Deal.points_known_to``),
@@ -160,7 +160,10 @@ class FeatureTracker(ObservationTracker):
         are the deal's led suit and hearts-broken flag from before it."""
         seat = deal.seats[p]
         if phase == PLAY:
-            self._card_played(seat, action, led_suit, deal.hearts_broken and not was_broken)
+            if self.holds_copies:
+                self._copy_played(seat, action, led_suit, deal.hearts_broken and not was_broken)
+            else:
+                self.card_played(seat, action, led_suit, deal.hearts_broken and not was_broken)
             if deal.led_suit < 0:  # no trick on the table: that card finished one (or left it there)
                 self._trick_over(deal)
         elif phase == PASS and action < NUM_CARDS:
@@ -174,9 +177,9 @@ class FeatureTracker(ObservationTracker):
         for face in self._on_decided[phase]:
             face.decided(self, deal, p, phase, action)
 
-    def _card_played(self, seat: int, card: int, led_suit: int, broke_hearts: bool) -> None:
+    def _copy_played(self, seat: int, card: int, led_suit: int, broke_hearts: bool) -> None:
         """:meth:`~bm_env.env.tracker.ObservationTracker.card_played` where a cell counts copies: a card
-        can be played twice in a deal (two decks)."""
+        can be played twice in a deal."""
         buf = self._buffer
         buf[self._hand[seat] + card] -= 1
         if led_suit < 0:
