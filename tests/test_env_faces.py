@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bm_env.black_maria_v0 import raw_env
-from bm_env.env import feature_tracker
+from bm_env.env import faces
 from bm_env.env.faces import Reencoded, TrackerFace, face_class
 from bm_env.systems import SYSTEMS
 from bm_env.systems.component import RuleSystem
@@ -114,10 +114,10 @@ def test_the_fallback_in_place_of_a_face_keeps_the_rows_equal_to_the_encoder(nam
     case, also = FALLBACK_CASES[name]
     own = face_class(next(s for s in SYSTEMS if s.name == name))
     fallback = type("Fallback", (Reencoded,), {"also": also, "holds_copies": own.holds_copies})
-    monkeypatch.setattr(feature_tracker, "face_class", lambda s: fallback if s.name == name else face_class(s))
+    monkeypatch.setattr(faces, "face_class", lambda s: fallback if s.name == name else face_class(s))
     preset, n, kw = EXTENSIONS[case]
     e = raw_env(rules=preset, num_players=n, episode="match", **kw)
-    assert any(isinstance(f, fallback) for faces in e._tracker._on_decided.values() for f in faces)
+    assert any(isinstance(f, fallback) for followers in e._tracker._on_decided.values() for f in followers)
     random_walk(e, np.random.default_rng(len(name)), 120, seed=5)
 
 

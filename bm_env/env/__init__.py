@@ -14,6 +14,7 @@ arrays and imports these two modules as its reference; this package's ``__init__
 nothing, so that costs it no PettingZoo. The rest is the environment itself: the AEC adapter
 (:mod:`.aec`), the incremental observation trackers (:mod:`.tracker`,
 :mod:`.feature_tracker`, which calls the rule systems' faces of :mod:`.faces`), the thin
-order-enforcing wrapper (:mod:`.order`) and the text renderer (:mod:`.render`). The Gymnasium single-agent view, whose other seats agents play,
-stands above the agents: :class:`bm_env.learner.SingleAgentEnv`.
+order-enforcing wrapper (:mod:`.order`) and the text renderer (:mod:`.render`). The
+Gymnasium single-agent view, whose other seats agents play, stands above the agents:
+:class:`bm_env.learner.SingleAgentEnv`.
 """

@@ -37,15 +37,12 @@ are all rules (in the opening rows of every deal) has nothing to follow and need
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
+from ..engine.deal import Deal
 from ..engine.infostate import information_state
-from ..systems.component import RuleSystem
+from ..systems import component  # RuleSystem by its module: the reference documents it there and re-exported
+from .feature_tracker import FeatureTracker
 from .observation import encode, features, offsets
-
-if TYPE_CHECKING:
-    from ..engine.deal import Deal
-    from .feature_tracker import FeatureTracker
 
 
 class TrackerFace:
@@ -58,7 +55,7 @@ class TrackerFace:
     #: The phases whose decisions the face follows with :meth:`decided`.
     decided_in: tuple[str, ...] = ()
 
-    def __init__(self, tracker: FeatureTracker, system: RuleSystem) -> None:
+    def __init__(self, tracker: FeatureTracker, system: component.RuleSystem) -> None:
         """Work out where the face's cells are in ``tracker``'s rows (``system``: the face's own)."""
 
     def __eq__(self, other: object) -> bool:
@@ -102,7 +99,7 @@ class Reencoded(TrackerFace):
     #: Classic parts of the deal the system changes too (a hand plane, the points), rewritten with its own.
     also: tuple[str, ...] = ()
 
-    def __init__(self, tracker: FeatureTracker, system: RuleSystem) -> None:
+    def __init__(self, tracker: FeatureTracker, system: component.RuleSystem) -> None:
         rules = tracker.rules
         n = tracker.n
         feats = features(rules)
@@ -120,21 +117,24 @@ class Reencoded(TrackerFace):
                 view[start:start + part.stop - part.start] = vec[part].tobytes()
 
     def started(self, tracker: FeatureTracker, deal: Deal) -> None:
+        """The system's cells at the deal's start."""
         self._rewrite(tracker, deal)
 
     def decided(self, tracker: FeatureTracker, deal: Deal, p: int, phase: str, action: int) -> None:
+        """The system's cells after any decision, in any phase."""
         self._rewrite(tracker, deal)
 
     def deal_over(self, tracker: FeatureTracker, deal: Deal) -> None:
+        """The system's cells once the deal is over (a renege ends it without a decision's events)."""
         self._rewrite(tracker, deal)
 
 
-def _writes_state(system: RuleSystem) -> bool:
+def _writes_state(system: component.RuleSystem) -> bool:
     """Whether ``system`` has state cells (an ``encode_state`` of its own): without, its cells are rules."""
-    return system.encode_state is not RuleSystem.encode_state
+    return system.encode_state is not component.RuleSystem.encode_state
 
 
-def face_class(system: RuleSystem) -> type[TrackerFace] | None:
+def face_class(system: component.RuleSystem) -> type[TrackerFace] | None:
     """The face of ``system``: the ``FACE`` of its tracker module (``bm_env.systems.<name>.tracker``, the
     package named as the system), else :class:`Reencoded` where the system writes state cells, else None
     (its cells are rules, in the opening rows, and never change)."""

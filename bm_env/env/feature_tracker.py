@@ -23,7 +23,7 @@ every decision of random play in every preset and option.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
@@ -32,9 +32,11 @@ from ..engine.deal import DONE, PASS, PLAY, Deal
 from ..engine.infostate import information_state
 from ..engine.rules import Rules
 from ..systems import SYSTEMS
-from .faces import TrackerFace, face_class, follows
 from .observation import EXTRA_PHASES, encode, features
 from .tracker import ObservationTracker, _put_number
+
+if TYPE_CHECKING:
+    from .faces import TrackerFace
 
 
 def count_plane(cards: Iterable[int]) -> bytes:
@@ -43,11 +45,6 @@ def count_plane(cards: Iterable[int]) -> bytes:
     for c in cards:
         cells[c] += 1
     return bytes(cells)
-
-
-def _followers(faces: list[TrackerFace], event: str) -> tuple[TrackerFace, ...]:
-    """The faces that follow ``event``."""
-    return tuple(face for face in faces if follows(face, event))
 
 
 #: The classic phase cells (passing, playing) and the extra-phase cells of each phase.
@@ -63,22 +60,24 @@ class FeatureTracker(ObservationTracker):
     phases = (PASS, PLAY, *EXTRA_PHASES)
 
     def __init__(self, rules: Rules) -> None:
+        from .faces import face_class, follows  # imported here: the faces' module imports this one
+
         super().__init__(rules)
         n = self.n
         self._extra_phase = tuple(self.at(me, "extra_phase") for me in range(n))
         self._points_shown: tuple = ()  # (captured, public) by position: Deal.captured, Deal.points_known_to(None)
-        faces = []
+        faces: list[TrackerFace] = []
         for system in SYSTEMS:
             face = face_class(system) if system.features(rules) else None
             if face is not None:
                 faces.append(face(self, system))
         self.holds_copies = any(face.holds_copies for face in faces)
         # Each event's followers: an event calls only the faces that do something at it.
-        self._on_started = _followers(faces, "started")
-        self._on_trick_over = _followers(faces, "trick_over")
-        self._on_passes_moved = _followers(faces, "passes_moved")
-        self._on_phase_changed = _followers(faces, "phase_changed")
-        self._on_deal_over = _followers(faces, "deal_over")
+        self._on_started = tuple(f for f in faces if follows(f, "started"))
+        self._on_trick_over = tuple(f for f in faces if follows(f, "trick_over"))
+        self._on_passes_moved = tuple(f for f in faces if follows(f, "passes_moved"))
+        self._on_phase_changed = tuple(f for f in faces if follows(f, "phase_changed"))
+        self._on_deal_over = tuple(f for f in faces if follows(f, "deal_over"))
         self._on_decided = {ph: tuple(f for f in faces if ph in f.decided_in) for ph in self.phases}
 
     # ------------------------------------------------------------------ for the faces

@@ -25,8 +25,8 @@ from ..engine.cards import NUM_CARDS
 from ..engine.infostate import InfoState
 from ..engine.rules import FIRST_LEADS, MOONS, Rules
 from ..systems import SYSTEMS
-from ..systems.passing import receiving_offsets
 from ..systems.cells import join_number, put_number
+from ..systems.passing import receiving_offsets
 
 #: The layout's version: checkpoints record it, and loading refuses one trained on another layout.
 LAYOUT_VERSION = 2
