@@ -13,7 +13,8 @@ The vector engine (:mod:`bm_env.vector`) reproduces the observation and the rewa
 arrays and imports these two modules as its reference; this package's ``__init__`` imports
 nothing, so that costs it no PettingZoo. The rest is the environment itself: the AEC adapter
 (:mod:`.aec`), the incremental observation trackers (:mod:`.tracker`,
-:mod:`.feature_tracker`), the thin order-enforcing wrapper (:mod:`.order`) and the text
-renderer (:mod:`.render`). The Gymnasium single-agent view, whose other seats agents play,
-stands above the agents: :class:`bm_env.learner.SingleAgentEnv`.
+:mod:`.feature_tracker`, which calls the rule systems' faces of :mod:`.faces`), the thin
+order-enforcing wrapper (:mod:`.order`) and the text renderer (:mod:`.render`). The
+Gymnasium single-agent view, whose other seats agents play, stands above the agents:
+:class:`bm_env.learner.SingleAgentEnv`.
 """

@@ -74,15 +74,15 @@ def _card_ids(name: str, cards: Any, forms: str = _HAND_FORMS) -> list[int]:
         raise ValueError(f"{forms}: {e}") from None
 
 
-def _read_hand(hand: Any, seat: int, decks: int = 1) -> int | list[int]:
-    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask
-    (as a list of card ids with two decks, where a card may be held twice)."""
+def _read_hand(hand: Any, seat: int, copies: int = 1) -> int | list[int]:
+    """A hand given as a bit mask, card ids, card strings or one string of cards, as a mask; as a
+    list of card ids where a hand may hold ``copies`` > 1 of a card (two decks)."""
     name = f"options['hands'][{seat}]"
     if checks.is_whole(hand):
         return checks.card_mask(name, hand)
     ids = _card_ids(name, hand)
     mask = mask_of(ids)
-    if decks > 1:
+    if copies > 1:
         return ids
     if mask.bit_count() != len(ids):
         twice = sorted({c for c in ids if ids.count(c) > 1})
@@ -284,7 +284,8 @@ class BlackMariaEnv(AECEnv):
             if not checks.is_sequence(hands) or len(hands) != n:
                 raise ValueError(f"options['hands'] must be a list of one hand per seat ({n} hands), "
                                  f"got {checks.shown(hands)}")
-            given = [_read_hand(h, s, self.rules.decks) for s, h in enumerate(hands)]
+            copies = 2 if self._tracker.holds_copies else 1
+            given = [_read_hand(h, s, copies) for s, h in enumerate(hands)]
             hands = [given[(s - rotate) % n] for s in range(n)]
             if dealer is None:
                 raise ValueError("options['hands'] needs options['dealer'] too: who dealt decides who leads")
@@ -358,7 +359,7 @@ class BlackMariaEnv(AECEnv):
         self._dirty = True
         if self.episode == "deal" or match.is_over:
             self._over = True
-            self._tracker.deal_over()
+            self._tracker.deal_over(deal)
             self._tracker.match_numbers(match.totals, match.deals_played)
             for a in names:
                 self.terminations[a] = True
@@ -405,7 +406,7 @@ class BlackMariaEnv(AECEnv):
         if self._over or agent != self.agent_selection:  # only the player to act has legal actions
             return {"observation": row, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
         legal = deal.legal
-        if legal >> NUM_CARDS or tracker.two_decks:
+        if legal >> NUM_CARDS or tracker.holds_copies:
             # an extra decision, or a hand plane that counts copies
             return {"observation": row, "action_mask": deal.legal_mask()}
         # The legal cards are most often the whole hand, one suit of it (following suit) or the

@@ -23,17 +23,19 @@ import numpy as np
 
 from ..engine.cards import NUM_CARDS
 from ..engine.infostate import InfoState
-from ..engine.rules import FIRST_LEADS, MOONS, SCATTER, Rules, direction_offset
+from ..engine.rules import FIRST_LEADS, MOONS, Rules
 from ..systems import SYSTEMS
 from ..systems.cells import join_number, put_number
+from ..systems.passing import receiving_offsets
 
 #: The layout's version: checkpoints record it, and loading refuses one trained on another layout.
 LAYOUT_VERSION = 2
 MAX_PLAYERS = 7
 #: The moon rules of the base one-hot part; "shooter_choice" lives in the moon_choice feature part.
 BASE_MOONS = MOONS[:4]
-#: Extra phases, one cell each in the "extra_phase" part.
-EXTRA_PHASES = ("charge", "discard", "moon")
+#: The phases the rule systems add (charging, the kitty's discards, the moon choice), one cell each in the
+#: "extra_phase" part. By name: the order the systems are registered in does not move the cells.
+EXTRA_PHASES = tuple(sorted({phase for system in SYSTEMS for phase in system.phases}))
 
 
 def features(rules: Rules) -> tuple[str, ...]:
@@ -66,7 +68,8 @@ def size_for(rules: Rules) -> int:
 
 def _feature_parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
     """The extra phases' part, then each rule system's parts (:mod:`bm_env.systems`), in the registry's order."""
-    parts = (("extra_phase", len(EXTRA_PHASES), "one-hot: charging, kitty discard, moon choice"),)
+    meaning = f"one-hot: the deal is in this phase of a rule system's own ({', '.join(EXTRA_PHASES)})"
+    parts = (("extra_phase", len(EXTRA_PHASES), meaning),)
     return parts + tuple(part for system in SYSTEMS for part in system.parts(n, feats))
 
 
@@ -295,12 +298,9 @@ def _encode_phase_and_pass(vec: np.ndarray, o: dict[str, slice], info: InfoState
     pos = info.seats.index(me) if me in info.seats else 0
     if not info.pass_count:
         vec[o["pass_receiver"].start] = 1
-    elif info.pass_direction == SCATTER:
-        for r in range(1, k):
-            vec[o["pass_receiver"].start + rel(info.seats[(pos + r) % k])] = 1
     else:
-        receiver = info.seats[(pos + direction_offset(info.pass_direction, k)) % k]
-        vec[o["pass_receiver"].start + rel(receiver)] = 1
+        for offset in receiving_offsets(info.pass_direction, k):
+            vec[o["pass_receiver"].start + rel(info.seats[(pos + offset) % k])] = 1
     vec[o["pass_count"].start] = info.pass_count
 
 

@@ -18,8 +18,10 @@ every preset and player count.
 
 All positions below are match seats; the tracker maps a deal's positions to seats with
 ``deal.seats`` (a tie-break deal among some players has fewer positions than seats).
-Rules with the extension options (charges, kitties, two decks...) use the subclass
-:class:`~bm_env.env.feature_tracker.FeatureTracker`, which keeps their parts too.
+Rules with extension systems (charges, kitties, two decks...) use the subclass
+:class:`~bm_env.env.feature_tracker.FeatureTracker`, which keeps their parts with each system's
+face; this class holds only what the classic rules promise (one copy of each card, one receiver
+per pass, points taken only with a won trick), which is what keeps a decision to a few writes.
 """
 
 from __future__ import annotations
@@ -75,8 +77,9 @@ def _cell_tables(tracker: type, rules: Rules) -> dict:
 class ObservationTracker:
     """One observation row per match seat, updated cell by cell as the deal advances."""
 
-    #: Whether a hand plane counts copies (two decks), so that it cannot serve as the legal mask.
-    two_decks = False
+    #: Whether a hand may hold two copies of a card: its plane then counts them (0, 1 or 2), and
+    #: cannot serve as the legal mask.
+    holds_copies = False
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
@@ -302,8 +305,8 @@ class ObservationTracker:
         for i in self._tricks_played:
             buf[i] = tricks
 
-    def deal_over(self) -> None:
-        """The deal has ended: neither phase cell is set."""
+    def deal_over(self, deal: Deal) -> None:
+        """``deal`` has ended: neither phase cell is set."""
         buf = self._buffer
         for i in self._phase:
             buf[i] = 0

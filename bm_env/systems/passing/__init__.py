@@ -316,3 +316,12 @@ def received_from(deal: Deal, p: int) -> int | None:
         return None
     picks, receiver = deal._pass_picks, deal._pass_receiver
     return next((q for q in range(deal.num_players) if picks[q] and receiver[q] == p), None)
+
+
+def receiving_offsets(direction: str, num_players: int) -> tuple[int, ...]:
+    """The seat offsets of the players who receive part of a pass in ``direction`` at a table of
+    ``num_players``: every other player for a scatter, else the one the direction names (none on a hold)."""
+    if direction == SCATTER:
+        return tuple(range(1, num_players))
+    offset = direction_offset(direction, num_players)
+    return (offset,) if offset else ()

@@ -110,3 +110,4 @@ SYSTEM = RuleSystem(
     info_fields={"partner": InfoField(int | None, None, "this seat's partner")},
     inform=lambda deal, pos, seat, by_seat: {"partner": partner_of(seat)},
 )
+
