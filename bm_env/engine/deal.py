@@ -47,8 +47,7 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from ..systems import booster_nines as booster
-from ..systems import deal_hooks, dealing, passing, ten_clubs
+from ..systems import SYSTEMS, deal_hooks, dealing, passing, ten_clubs
 from ..systems import two_decks as cancellation
 from ..systems.table import MAX_PLAYERS_ONE_DECK, MAX_PLAYERS_TWO_DECKS
 from .phases import CHARGE, DISCARD, DONE, MOON, PASS, PLAY
@@ -173,7 +172,10 @@ class Deal:
         "_follow_filters": "The systems' filters, then compulsions, of the legal follows (charging, the queen when safe).",
         "_on_lead": "The systems' hooks told of each lead (charging).",
         "_on_card": "The systems' hooks told of each card played (Booster Nines).",
-        "_plain_tricks": "One deck, no trumps, no system at the trick's end: the fast trick path.",
+        "_next_player": "The system that passes over positions out of the deal (Domino Hearts), else None.",
+        "_any_follow_hook": "A system draws before, filters or compels the follows: the general follow path.",
+        "_plain_tricks": "One deck, no trumps, no system at the trick's end, each position once from the leader: "
+                         "the fast trick path.",
     }
     #: Immutable values the deal replaces as it goes, so a clone can share them. The public
     #: ones are read as plain attributes: a property would cost the env about a tenth of its
@@ -194,7 +196,6 @@ class Deal:
         "hearts_broken": "A heart (or Q♠ where it breaks them) has been played.",
         "ten_clubs_taker": "Position that took 10♣ (Turbo Hearts' multiplier), else None.",
         "trick_len": "Cards the trick in progress takes before it is won (Booster Nines add rounds).",
-        "boosts": "Booster Nines: rounds still owed to the trick in progress.",
         "kitty_taker": "Position that took the kitty; None until then.",
         "discards_left": "``kitty_to_hand``: cards the taker still has to discard.",
         "face_down_points": "Points of the face-down cards the kitty's taker took (the kitty, or its discards).",
@@ -203,6 +204,8 @@ class Deal:
         "_last_winner": "Winner of the last trick won (Cancellation, the kitty).",
         "_suits_led": "Charging: the cards of every suit led so far.",
         "_first_of_suit": "Charging: the trick in progress is the first led in its suit.",
+        # ... and those the rule systems declare (RuleSystem.deal_values)
+        **{name: doc for system in SYSTEMS for name, (_, doc) in system.deal_values.items()},
     }
     #: Lists changed in place, of immutable items: clone_deal copies each one. Read through
     #: the queries of the same name without the underscore, as tuples.
@@ -212,6 +215,7 @@ class Deal:
         "_tricks", "_pending",
         "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
         "_charged", "_kitty_discards",
+        *(name for system in SYSTEMS for name in system.deal_lists),  # those the rule systems declare
     )
     # Slots rather than an instance dict also give the interpreter's fast path for attribute reads
     # and method calls on the hot path (the env reads a dozen fields per decision; docs/performance.md).
@@ -278,7 +282,10 @@ class Deal:
         self._follow_filters = hooks.follow_filter + hooks.follow_compel
         self._on_lead = hooks.on_lead
         self._on_card = hooks.on_card
-        self._plain_tricks = rules.trumps == "none" and not self.two_decks and not hooks.trick_end
+        self._next_player = hooks.next_player[0] if hooks.next_player else None
+        self._any_follow_hook = bool(self._follow_filters or hooks.before_follow)
+        self._plain_tricks = (rules.trumps == "none" and not self.two_decks and not hooks.trick_end
+                              and not hooks.trick_positions)
 
     def _set_state(self, masks: list[int], doubles: list[int]) -> None:
         """The state before the first decision (the phase is set by the caller)."""
@@ -316,13 +323,16 @@ class Deal:
         self._suits_led = 0  # union of SUIT_MASKS of the suits led so far (charging)
         self._first_of_suit = False  # the trick in progress is the first led in its suit
         self.trick_len = k
-        self.boosts = 0  # Booster Nines: rounds still owed to the trick in progress
         self.kitty_taker: int | None = None
         self._kitty_discards: list[int] = []  # kitty_to_hand: cards the taker discarded face down
         self.discards_left = 0
         self.face_down_points = 0
         self.moon_shot: tuple[int, int] | None = None
         self.moon_choice: str | None = None
+        for name, initial in _SYSTEM_VALUES:
+            setattr(self, name, initial)
+        for name, item in _SYSTEM_LISTS:
+            setattr(self, name, [item] * k)
 
     def _set_penalties(self) -> None:
         """Penalty cards and their total over every copy in the deal (kitty included)."""
@@ -400,6 +410,15 @@ class Deal:
     def hand_count(self, p: int) -> int:
         """Cards position ``p`` holds, copies counted."""
         return bin(self._hands[p]).count("1") + (bin(self._hands_twice[p]).count("1") if self.two_decks else 0)
+
+    def trick_positions(self, t: int) -> tuple[int, ...]:
+        """The positions that played the cards of trick ``t``, in order (``t`` = :attr:`tricks_played`: the trick in
+        progress): each in turn from the leader, unless a rule system passes some over (Domino Hearts)."""
+        leader, cards = self._tricks[t][:2] if t < len(self._tricks) else (self.leader, self.trick)
+        for positions in self._hooks.trick_positions:
+            return positions(self, t, leader, cards)
+        k = self.num_players
+        return tuple((leader + i) % k for i in range(len(cards)))
 
     @property
     def played_in_trick(self) -> int:
@@ -654,6 +673,8 @@ class Deal:
         return legal
 
     def _follow_legal(self, p: int) -> int:
+        for before_follow in self._hooks.before_follow:
+            before_follow(self, p)
         hand = self._hands[p]
         follow = hand & SUIT_MASKS[self.led_suit]
         legal = follow if follow else hand
@@ -689,11 +710,13 @@ class Deal:
             for on_card in self._on_card:
                 on_card(self, c, suit)
         nxt = (p + 1) % self.num_players
-        if len(trick) >= self.trick_len and not (self.boosts and booster.add_round(self, nxt)):
+        if self._next_player:
+            nxt = self._next_player(self, nxt)
+        if len(trick) >= self.trick_len and not any(goes_on(self, nxt) for goes_on in self._hooks.trick_full):
             self._finish_trick()
             return
         self.to_act = nxt
-        if self._follow_filters:
+        if self._any_follow_hook:
             self.legal = self._follow_legal(nxt)
             return
         hand = self._hands[nxt]
@@ -706,16 +729,19 @@ class Deal:
     def _trick_winner(self, trick: list[int]) -> int | None:
         """Position of the trick's winner, or None when every led-suit card is cancelled."""
         led = self.led_suit
+        winning = None
         if self.rules.trumps == "hearts":
             trumps = [c for c in trick if c // NUM_RANKS == HEARTS]
             if trumps:
-                return (self.leader + trick.index(max(trumps))) % self.num_players
-        followers = [c for c in trick if c // NUM_RANKS == led]
-        if self.two_decks:
-            followers = cancellation.standing(trick, followers)
-            if not followers:
-                return None
-        return (self.leader + trick.index(max(followers))) % self.num_players
+                winning = max(trumps)
+        if winning is None:
+            followers = [c for c in trick if c // NUM_RANKS == led]
+            if self.two_decks:
+                followers = cancellation.standing(trick, followers)
+                if not followers:
+                    return None
+            winning = max(followers)
+        return self.trick_positions(len(self._tricks))[trick.index(winning)]
 
     def _collect(self, winner: int, cards: Sequence[int]) -> int:
         """``winner`` takes ``cards`` as one trick; returns the penalty points in it."""
@@ -916,6 +942,9 @@ def clone_deal(deal: Deal) -> Deal:
 
 
 _STATE_LISTS = Deal._STATE_LISTS
+#: The rule systems' state (RuleSystem.deal_values, deal_lists): each value's and each list item's start.
+_SYSTEM_VALUES = tuple((name, initial) for system in SYSTEMS for name, (initial, _) in system.deal_values.items())
+_SYSTEM_LISTS = tuple((name, item) for system in SYSTEMS for name, (item, _) in system.deal_lists.items())
 _SHARED = (*Deal._FIXED_FIELDS, *Deal._STATE_VALUES)  # immutable: a clone shares them
 _read_shared = operator.attrgetter(*_SHARED)
 _read_lists = operator.attrgetter(*_STATE_LISTS)

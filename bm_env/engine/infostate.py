@@ -143,11 +143,11 @@ def _own_cards(deal: Deal, pos: int | None) -> tuple[tuple, tuple, tuple, int | 
 
 def _plays(deal: Deal) -> tuple[tuple, tuple]:
     """Every ``(match seat, card)`` played so far in order, and those of the trick on the table."""
-    seats, k = deal.seats, deal.num_players
+    seats = deal.seats
     plays = []
-    for leader, cards, _ in deal.tricks:
-        plays.extend((seats[(leader + i) % k], c) for i, c in enumerate(cards))
-    current = tuple((seats[(deal.leader + i) % k], c) for i, c in enumerate(deal.trick))
+    for t, (_, cards, _) in enumerate(deal.tricks):
+        plays.extend((seats[q], c) for q, c in zip(deal.trick_positions(t), cards))
+    current = tuple((seats[q], c) for q, c in zip(deal.trick_positions(deal.tricks_played), deal.trick))
     plays.extend(current)
     return tuple(plays), current
 

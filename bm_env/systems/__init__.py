@@ -62,6 +62,10 @@ class DealHooks:
     trick_end: tuple[Callable[..., Any], ...]
     trick_won: tuple[Callable[..., Any], ...]
     after_tricks: tuple[Callable[..., Any], ...]
+    trick_full: tuple[Callable[..., Any], ...]
+    next_player: tuple[Callable[..., Any], ...]
+    before_follow: tuple[Callable[..., Any], ...]
+    trick_positions: tuple[Callable[..., Any], ...]
     before_scoring: tuple[Callable[..., Any], ...]
     phases: Mapping[str, Callable[..., None]]
     rules: Rules

@@ -41,8 +41,14 @@ DEAL_HOOKS = {
                      "once every filter has run",
     "on_lead": "(deal, suit): a trick was led in this suit",
     "on_card": "(deal, card, suit): a card was played to the trick",
+    "next_player": "(deal, position) -> the position that plays next to the trick, ``position`` being the next one "
+                   "round the table (one who is out of the deal is passed over)",
+    "before_follow": "(deal, position): the position is about to follow (it may draw cards first)",
+    "trick_positions": "(deal, trick index, leader, cards played) -> the positions that played them, in order",
     "trick_end": "(deal): the trick in progress has been won",
-    "trick_won": "(deal, winner, penalty points) -> bool: a phase of the system's starts (True) before the next lead",
+    "trick_full": "(deal, next position) -> bool: the trick, full, goes round again (True; Booster Nines)",
+    "trick_won": "(deal, winner, penalty points) -> bool: the system takes the deal on from here (True: a phase of "
+                 "its own, another leader, the deal's end) instead of the winner's lead",
     "after_tricks": "(deal): the last trick is over, before the moon is looked for",
     "before_scoring": "(deal) -> bool: start a phase of the system's before the deal is scored (True when it did)",
 }
@@ -147,6 +153,11 @@ class RuleSystem:
     # system is in use; and phase name -> the step function of a phase of its own, (deal, action, action bit).
     deal_hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     phases: Mapping[str, Callable[..., None]] = field(default_factory=dict)
+    # Its state in the reference deal, declared here so that the deal holds (and clone_deal copies) it whether or not
+    # the system is in use: name -> (initial value, docstring) for immutable values the deal replaces as it goes, and
+    # name -> (each position's initial item, docstring) for lists changed in place, one item per position.
+    deal_values: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
+    deal_lists: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
     # Its part of a game record (bm_env.engine.record): the fields it may write, and while in use their values from a
     # deal; the field holding the cards it leaves apart (the deal's kitty); and for each phase of its own, the
     # function that feeds the recorded decisions to a deal being replayed, (replay, whether the record ends here).

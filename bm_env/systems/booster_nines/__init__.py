@@ -62,9 +62,9 @@ def count_nine(deal: Deal, c: int, suit: int) -> None:
 
 
 def add_round(deal: Deal, nxt: int) -> bool:
-    """Everyone has played to the trick and a round is owed: it goes round again from ``nxt``,
+    """Everyone has played to the trick: if a round is owed, it goes round again from ``nxt``,
     unless the hands are empty (True when it does)."""
-    if not deal._hands[nxt]:
+    if not deal.boosts or not deal._hands[nxt]:
         return False
     deal.boosts -= 1
     deal.trick_len += deal.num_players
@@ -92,5 +92,6 @@ SYSTEM = RuleSystem(
     changes_in_play=True,
     info_fields={"boosts_owed": InfoField(int, 0, "rounds still to be added to the trick in progress (public)")},
     inform=lambda deal, pos, seat, by_seat: {"boosts_owed": deal.boosts},
-    deal_hooks={"on_card": count_nine, "trick_end": end_trick},
+    deal_hooks={"on_card": count_nine, "trick_full": add_round, "trick_end": end_trick},
+    deal_values={"boosts": (0, "Booster Nines: rounds still owed to the trick in progress.")},
 )
