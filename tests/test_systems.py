@@ -216,3 +216,16 @@ def test_a_system_in_use_refuses_the_systems_it_needs_or_excludes(options, refus
         make_rules("cancellation", **options)
     if "decks" not in options:  # the same option with one deck is played
         assert make_rules("american_hearts", **options).uses_extensions == tuple(options)
+
+
+def test_an_option_added_later_may_be_absent_from_a_rules_dict_and_its_default_leaves_its_system_out_of_use():
+    added = [(system, name) for system in SYSTEMS for name, option in system.options.items() if option.added]
+    assert [name for _, name in added] == ["domino"]
+    for system, name in added:
+        assert system.features(Rules()) == ()  # a game without the option is a game without the system
+    old = make_rules("turbo_hearts").to_dict()
+    del old["domino"]
+    assert Rules.from_dict(old) == make_rules("turbo_hearts")
+    del old["charging"]  # an option records always held is still required
+    with pytest.raises(ValueError, match=r"rules are missing option\(s\) \['charging'\]"):
+        Rules.from_dict(old)

@@ -193,16 +193,24 @@ class Rules(_Options):
         """Inverse of :meth:`to_dict`: every option must be there, and no other key.
 
         A record or checkpoint holds all the options it was made with; one missing would
-        silently take today's default. A partial set of options is :func:`~bm_env.make_rules`' job.
+        silently take today's default. The exception is an option added after such files were
+        written (``Option.added``): a game played before it existed was played without it,
+        which is what its default says (it leaves its system out of use), so a dict without it
+        still reads as it was meant. A partial set of options is :func:`~bm_env.make_rules`' job.
         """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be given as a mapping of option names to values, got {type(data).__name__}")
         unknown = sorted(set(data) - set(OPTION_NAMES))
-        missing = [k for k in OPTION_NAMES if k not in data]
+        missing = [k for k in OPTION_NAMES if k not in data and not _added(k)]
         if missing and not unknown:
             raise RulesError(f"rules are missing option(s) {missing}; a rules dict (Rules.to_dict()) holds every "
                              "option; use make_rules(preset, **options) for a few")
         return _construct(dict(data))
+
+
+def _added(option: str) -> bool:
+    """Whether ``option`` was added after rules dicts were written without it (``Option.added``)."""
+    return any(system.options[option].added for system in SYSTEMS if option in system.options)
 
 
 @lru_cache(maxsize=256)
@@ -463,6 +471,15 @@ def _pink_lady(n: int) -> dict[str, Any]:
     return {**_american_hearts(n), "card_values": VALUE_TABLES["pink_lady"]}
 
 
+def _domino_hearts(n: int) -> dict[str, Any]:
+    # Bicycle: six cards each from the whole deck, no pass, the dealer's left leads; hearts 1, the Q♠ not scored;
+    # the game to 31 (Hoyle), the lowest total winning.
+    return dict(
+        num_players=n, pass_count=0, pass_cycle=("hold",), card_values=VALUE_TABLES["hearts_only"], domino=True,
+        match_end="threshold_reached", match_threshold=31, tie_break="all_players",
+    )
+
+
 def _spot_hearts(n: int) -> dict[str, Any]:
     return {**_american_hearts(n), "card_values": VALUE_TABLES["spot_pip"], "match_threshold": 500}
 
@@ -527,6 +544,7 @@ PRESETS: dict[str, Preset] = {
     "cancellation": Preset(_cancellation, 6, (6, 7, 8, 9, 10), "the British rules, Pagat: two decks, identical cards cancel, kitty"),
     "turbo_hearts": Preset(_turbo_hearts, 4, (4,), "Pagat: JD -10, TC doubles, charging AH QS JD TC"),
     "booster_nines": Preset(_booster_nines, 4, (4,), "Pagat: Turbo Hearts where a nine adds a round to the trick"),
+    "domino_hearts": Preset(_domino_hearts, 4, (3, 4, 5, 6, 7), "Bicycle: six cards each, draw from the stock to follow, hearts 1, to 31"),
     "partnership_hearts": Preset(_partnership_hearts, 4, (4,), "Pagat: teams across, joint tricks, team slam choice"),
 }
 

@@ -21,7 +21,7 @@ layer) and ``vector`` (its batched kernel, on the vector engine's), which those 
 - :mod:`.moon`: shooting the moon (and the sun);
 - :mod:`.match`: how a match ends and ties are broken;
 - :mod:`.queen_when_safe`, :mod:`.charging`, :mod:`.ten_clubs`, :mod:`.booster_nines`,
-  :mod:`.teams`: the other extension systems, each named for its rule.
+  :mod:`.teams`, :mod:`.domino`: the other extension systems, each named for its rule.
 
 Like the rules engine, this package imports only numpy and the standard library.
 """
@@ -33,8 +33,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from . import booster_nines, charging, kitty, match, moon, passing, play, queen_when_safe, scoring, table, teams
-from . import ten_clubs, two_decks
+from . import booster_nines, charging, domino, kitty, match, moon, passing, play, queen_when_safe, scoring, table
+from . import teams, ten_clubs, two_decks
 from .component import DEAL_HOOKS, Bounds, Dealing, RuleSystem
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 #: Every rule system, in checking order.
 SYSTEMS: tuple[RuleSystem, ...] = tuple(m.SYSTEM for m in (
     table, two_decks, kitty, passing, play, scoring, moon, match, queen_when_safe, charging, ten_clubs,
-    booster_nines, teams,
+    booster_nines, teams, domino,
 ))
 
 

@@ -72,6 +72,9 @@ class Option:
     default: Any  # the value of ``Rules()``: Black Maria for three players
     source: str  # the rules text it comes from, and the reading taken where a source leaves a point open
     choices: tuple[Any, ...] | None = None  # the allowed values, where they are a closed set
+    # Added after records and checkpoints were written without it: a rules dict that lacks it reads as its default,
+    # which must leave the option's system out of use (the game was played without it).
+    added: bool = False
 
 
 @dataclass(frozen=True)

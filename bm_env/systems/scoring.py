@@ -43,6 +43,8 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
     "spot": _values({**_hearts(lambda r: r + 2 if r <= 8 else (15 if r == 12 else 10)), "QS": 25}),
     # Pagat, Spot Hearts: hearts at pip value (J 11, Q 12, K 13, A 14); QS 25.
     "spot_pip": _values({**_hearts(lambda r: r + 2), "QS": 25}),
+    # Bicycle, Domino Hearts: hearts 1 each, the QS not scored = 13.
+    "hearts_only": _values(_hearts(lambda r: 1)),
     # Pink Lady, a house rule of Hearts: the QH scores 13 as well as the QS; the other hearts 1 = 38.
     "pink_lady": _values({**_hearts(lambda r: 13 if r == 10 else 1), "QS": 13}),
     # Pagat, Turbo Hearts: hearts 1, QS 13, JD -10 (charges and the TC multiplier are options).
