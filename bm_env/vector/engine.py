@@ -27,7 +27,7 @@ import numpy as np
 from ..engine import checks
 from ..engine.cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
 from ..engine.deal import IllegalActionError
-from ..engine.rules import SCATTER, Rules, direction_offset
+from ..engine.rules import Rules, direction_offset
 from .deals import DealSource
 from .encoder import Encoder, number_cells
 from .popcount import bitwise_count
@@ -74,9 +74,9 @@ class VectorEngine:
     :attr:`final_observers` names, where set) in row ``g`` of :attr:`final_obs`; rows of
     other games hold older deals' ends.
 
-    This class plays the classic rules; rules with the extension options (``Rules.uses_extensions``)
+    This class plays the classic rules; rules with extension systems in use (``Rules.uses_extensions``)
     are played by its subclass :class:`~bm_env.vector.extended.ExtendedEngine`, which has the same
-    interface. :func:`~bm_env.vector.make_engine` builds the one the rules need.
+    interface and calls the systems' kernels. :func:`~bm_env.vector.make_engine` builds the one the rules need.
     """
 
     _encoder_class = Encoder
@@ -108,7 +108,7 @@ class VectorEngine:
         #: None, or ``[N]`` seats: the seat of each game whose view :attr:`final_obs` keeps (instead of the last player's).
         self.final_observers: np.ndarray | None = None
         self._rng = np.random.default_rng(seed)
-        self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
+        self._source = self._deal_source(self._rng, block=min(max(N, 256), 8192))
         self._started = False
 
     def _read_rules(self, rules: Rules) -> None:
@@ -130,16 +130,21 @@ class VectorEngine:
         low = self.deck & _CLUBS
         self.lowest_club = np.uint64(low & -low)
         self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
-        # A scatter deal (an extension) has no single receiver: offset 0, but it passes.
-        scatter = np.array([d == SCATTER for d in rules.pass_cycle])
-        self.dir_offsets = np.array([0 if d == SCATTER else direction_offset(d, n) for d in rules.pass_cycle],
-                                    dtype=np.int64)
-        self.dir_passes = np.where((self.dir_offsets > 0) | scatter, rules.passes_for(), 0)
+        self.dir_offsets, self.dir_passes = self._pass_table(rules)
         self.encoder = enc = self._encoder_class(rules)
         self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
         breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
         self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
         self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
+
+    def _pass_table(self, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+        """By direction of the pass cycle: the receiver's seat offset and the cards each player passes (0: a hold)."""
+        offsets = np.array([direction_offset(d, self.n) for d in rules.pass_cycle], dtype=np.int64)
+        return offsets, np.where(offsets > 0, rules.passes_for(), 0)
+
+    def _deal_source(self, rng: np.random.Generator, block: int) -> DealSource:
+        """The source of this engine's random deals, drawn from ``rng`` ``block`` deals at a time."""
+        return DealSource(self.rules, rng, block)
 
     def _allocate_state(self) -> None:
         """Every game's state, one array per quantity (``[n, N]`` per seat, ``[N]`` per game)."""
@@ -209,7 +214,7 @@ class VectorEngine:
             raise ValueError("a kitty is given with the hands it goes with (reset(hands=..., kitty=...))")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-            self._source = DealSource(self.rules, self._rng, self._source.block)
+            self._source = self._deal_source(self._rng, self._source.block)
         if dealers is None:
             dealers = self._rng.integers(n, size=N) if hands is None else np.zeros(N, dtype=np.int64)
         if given_directions is None:
@@ -290,7 +295,7 @@ class VectorEngine:
         bonus, the classic rules): elsewhere no game is settled before its end.
         """
         N = self.num_envs
-        if self.rules.uses_extensions or self.rules.clean_trick_bonus:
+        if self.rules.clean_trick_bonus:
             return np.zeros(N, dtype=bool), np.zeros((N, self.n), dtype=np.int32)
         left = np.bitwise_or.reduce(self.hands | self.trick_bits, axis=0)
         settled = (self.phase == PLAYING) & ((left & self.valued_mask) == 0)

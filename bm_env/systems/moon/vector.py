@@ -1,0 +1,81 @@
+"""The moon's extensions on the vector engine: shooting the sun (one player taking every trick: the tricks each
+seat won, per game) and the shooter's choice of how the moon scores (a phase of its own, before the deal is
+scored). The engine finds the moon's shooter itself and keeps it, with what the shot is worth; this kernel
+shows the shooter in the observation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...engine.actions import MOON_ADD, MOON_SUBTRACT
+from ...engine.phases import MOON
+from ...vector.feature_encoder import PHASE_CODES, seat_cells
+from ...vector.kernel import Kernel, Phase
+from . import SYSTEM
+
+CHOOSING = PHASE_CODES.index(MOON)
+_CHOICE_BITS = np.uint64((1 << MOON_SUBTRACT) | (1 << MOON_ADD))
+
+
+class MoonKernel(Kernel):
+    """The sun and the moon choice for many games (see the module docstring)."""
+
+    name = SYSTEM.name
+
+    def __init__(self, rules) -> None:
+        super().__init__()
+        self.n = rules.num_players
+        self.seat_cells = seat_cells(self.n)
+        self.sun_points = rules.sun_points
+        self.hooks = {"arrays": self.arrays, "encode": self.encode}
+        if self.sun_points is not None:
+            self.state_arrays = ("tricks_won",)
+            self.hooks.update(allocate=self.allocate, start_deals=self.start_deals, collected=self.count_tricks,
+                              shot=self.sun)
+        if rules.moon_choice:
+            self.phases = {MOON: Phase(self.choose, self.legal, "choose")}
+            self.hooks["before_scoring"] = self.offer_choice
+
+    def allocate(self, e) -> None:
+        e.tricks_won = np.zeros((e.n, e.num_envs), dtype=np.int16)
+
+    def start_deals(self, e, games, leftover, directions) -> None:
+        e.tricks_won[:, games] = 0
+
+    def count_tricks(self, e, games, seats, idx, cards, points, tricks, face_down) -> None:
+        e.tricks_won.reshape(-1)[idx] += tricks
+
+    def sun(self, e, games, shooter, total) -> tuple[np.ndarray, np.ndarray]:
+        """A player who took every trick shot the sun, worth ``sun_points``."""
+        won = e.tricks_won[:, games]
+        sun = (won == won.sum(axis=0)) & (total > 0)
+        shot = sun.any(axis=0)
+        return np.where(shot, np.argmax(sun, axis=0), shooter), np.where(shot, self.sun_points, total)
+
+    def offer_choice(self, e, games) -> np.ndarray:
+        """Where a moon (or sun) was shot, its shooter chooses how it scores."""
+        choose = e.shooter[games] >= 0
+        if choose.any():
+            g = games[choose]
+            e._set_phase(g, CHOOSING)
+            e.to_act[g] = e.shooter[g]
+        return choose
+
+    def legal(self, e, games, hand) -> np.uint64:
+        return _CHOICE_BITS
+
+    def choose(self, e, games, c, card, seat) -> tuple[np.ndarray, np.ndarray]:
+        """The shooter's choice: the deal is scored."""
+        return games, c == MOON_SUBTRACT
+
+    def arrays(self, e) -> dict[str, np.ndarray]:
+        return {"shooter": e.shooter}
+
+    def encode(self, enc, tail, parts, s, me) -> None:
+        shooter = s["shooter"]
+        tail[:, parts["moon_shooter"]] = self.seat_cells[np.where(shooter >= 0, (shooter - me) % self.n + 1, 0)]
+
+
+def kernel(rules) -> MoonKernel:
+    """The kernel of the moon's extensions under ``rules``."""
+    return MoonKernel(rules)
