@@ -66,11 +66,13 @@ class ExtendedEngine(VectorEngine):
         self.base_penalty_total = self.penalty_total * self.card_sets.copies  # every copy in play, a kitty's included
         self._break_bits = np.concatenate([self._break_bits, np.zeros(64 - NUM_CARDS, dtype=np.uint64)])
         phases = {PHASE_CODES.index(name): phase for k in self.kernels for name, phase in k.phases.items()}
-        self._steps = tuple(sorted([(PASSING, ExtendedEngine._pass_step)]
-                                   + [(code, phase.step) for code, phase in phases.items()], key=lambda x: x[0]))
-        self._legal_rules = tuple((code, phase.legal) for code, phase in sorted(phases.items()))
+        # By phase code, in order: the games ending their deal in a step are dealt again in this order.
+        steps = {PASSING: ExtendedEngine._pass_step, **{code: phase.step for code, phase in phases.items()}}
+        self._steps = tuple(sorted(steps.items()))
+        self._legal_rules = tuple(sorted((code, phase.legal) for code, phase in phases.items()))
         self._verbs = {PASSING: "pass", PLAYING: "play", **{code: phase.verb for code, phase in phases.items()}}
         self._play_rules = self.hooks.play_filter + self.hooks.play_compel  # filters, then a card compelled
+        self._plays_again = any(k.plays_again for k in self.kernels)
 
     def _pass_table(self, rules) -> tuple[np.ndarray, np.ndarray]:
         table = self.hooks.pass_table
@@ -85,7 +87,7 @@ class ExtendedEngine(VectorEngine):
         n, N = self.n, self.num_envs
         self.sent = np.zeros((n - 1, n, N), dtype=np.uint64)  # [r - 1, seat]: the cards seat passed r seats left
         self.trick_all = np.zeros(N, dtype=np.uint64)  # every card on the trick
-        self.lowest_club = np.zeros(N, dtype=np.uint64)  # of the cards dealt to the players
+        self.lowest_club = np.zeros(N, dtype=np.uint64)  # the lowest club dealt to the players
         self.last_winner = np.full(N, -1, dtype=np.int64)
         self.deal_penalty = np.full(N, self.base_penalty_total, dtype=np.int32)  # penalty points in play
         self.shooter, self.shot_total = np.full(N, -1, dtype=np.int64), np.zeros(N, dtype=np.int32)
@@ -148,7 +150,10 @@ class ExtendedEngine(VectorEngine):
         n = self.n
         played = card if all_playing else card * playing
         self.card_sets.play(self, own, played)
-        self.trick_bits.reshape(-1)[own] |= played  # a seat may play again to a trick (Booster Nines)
+        if self._plays_again:
+            self.trick_bits.reshape(-1)[own] |= played
+        else:  # nobody has a card on a trick before playing to it (and no game that does not play has a trick on)
+            self.trick_bits.reshape(-1)[own] = played
         suit = _SUIT[c]
         leading = self.in_trick == 0
         if not all_playing:

@@ -90,6 +90,8 @@ class Kernel:
     #: Whether some points taken are known to their taker only (the observation then shows the others'
     #: ``public_cells``).
     hides_points = False
+    #: Whether a seat may play to a trick more than once (it goes round the table again).
+    plays_again = False
 
     def __init__(self) -> None:
         #: hook point (:data:`HOOKS`) -> the function the engine calls there

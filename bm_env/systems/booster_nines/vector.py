@@ -18,6 +18,7 @@ class BoosterNinesKernel(Kernel):
 
     name = SYSTEM.name
     state_arrays = ("boosts", "trick_len")
+    plays_again = True
 
     def __init__(self) -> None:
         super().__init__()
