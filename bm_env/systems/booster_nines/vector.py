@@ -62,5 +62,5 @@ class BoosterNinesKernel(Kernel):
 
 
 def kernel(rules) -> BoosterNinesKernel:
-    """The Booster Nines kernel (it reads nothing else of ``rules``)."""
+    """The Booster Nines kernel: the rule, once in use, has nothing more to read off ``rules``."""
     return BoosterNinesKernel()

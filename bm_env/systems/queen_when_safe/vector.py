@@ -30,5 +30,5 @@ class QueenWhenSafeKernel(Kernel):
 
 
 def kernel(rules) -> QueenWhenSafeKernel:
-    """The queen-when-safe kernel (it reads nothing else of ``rules``)."""
+    """The queen-when-safe kernel: the rule, once in use, has nothing more to read off ``rules``."""
     return QueenWhenSafeKernel()

@@ -49,5 +49,5 @@ class TenClubsKernel(Kernel):
 
 
 def kernel(rules) -> TenClubsKernel:
-    """The 10♣ kernel (it reads nothing else of ``rules``)."""
+    """The 10♣ kernel: the rule, once in use, has nothing more to read off ``rules``."""
     return TenClubsKernel()
