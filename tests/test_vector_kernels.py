@@ -18,7 +18,7 @@ from bm_env.engine.rules import make_rules
 from bm_env.systems import SYSTEMS
 from bm_env.vector import VectorEngine, make_engine
 from bm_env.vector.extended import ExtendedEngine
-from bm_env.vector.kernel import HOOKS, Hooks, Kernel, kernel_of, kernels_for
+from bm_env.vector.kernel import HOOKS, Hooks, Kernel, kernel_of, kernels_for, systems_with_kernels
 
 from kit import EXTENSIONS, extension_rules
 
@@ -97,22 +97,21 @@ def test_each_extension_system_the_vector_engine_plays_has_its_kernel(system):
 @pytest.mark.parametrize("case", sorted(EXTENSIONS))
 def test_the_engine_plays_the_kernels_of_the_systems_in_use_and_holds_their_state(case):
     rules = extension_rules(case)
-    kernels = kernels_for(rules)
-    assert [k.name for k in kernels] == [s.name for s in SYSTEMS if s.features(rules)]
-    Hooks(kernels)  # at most one kernel replaces each of the engine's computations
     engine = make_engine(rules, 2, seed=0)
-    assert type(engine) is ExtendedEngine and engine.kernels == kernels
+    kernels = engine.kernels
+    assert type(engine) is ExtendedEngine and [k.name for k in kernels] == [s.name for s in SYSTEMS if s.features(rules)]
     engine.reset()
     saved = engine.get_state()["arrays"]
     for k in kernels:
         for name in k.state_arrays:
-            assert isinstance(getattr(engine, name), np.ndarray) and name in saved, f"{k.name}: {name}"
+            assert isinstance(getattr(k, name), np.ndarray) and getattr(engine, name) is getattr(k, name)
+            assert np.array_equal(getattr(k, name), saved[name]), f"{k.name}: {name}"
 
 
 @pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah"])
 def test_the_classic_rules_have_no_kernels(preset):
     rules = make_rules(preset)
-    assert kernels_for(rules) == () and type(make_engine(rules, 1)) is VectorEngine
+    assert systems_with_kernels(rules) == () and kernels_for(rules) == () and type(make_engine(rules, 1)) is VectorEngine
 
 
 def test_a_kernel_with_an_unknown_hook_is_refused_naming_the_hooks():

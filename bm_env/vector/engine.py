@@ -20,7 +20,7 @@ together stays in step), a step needs no per-game phase masks.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from .popcount import bitwise_count
 from .positions import Positions
 from .scoring import deal_rewards, deal_scores
 from .support import UnsupportedRulesError, check_supported
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
 
 PASSING, PLAYING = 0, 1
 _ONE = np.uint64(1)
@@ -79,9 +82,10 @@ class VectorEngine:
     interface and calls the systems' kernels. :func:`~bm_env.vector.make_engine` builds the one the rules need.
     """
 
-    _encoder_class = Encoder
     #: Whether this class plays the extension options (``Rules.uses_extensions``).
     plays_extensions = False
+    #: The kernels of the rule systems in use (:mod:`bm_env.vector.kernel`): none under the classic rules.
+    kernels: tuple[Kernel, ...] = ()
 
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
                  seed: int | None = None, final_observations: bool = False) -> None:
@@ -131,7 +135,7 @@ class VectorEngine:
         self.lowest_club = np.uint64(low & -low)
         self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
         self.dir_offsets, self.dir_passes = self._pass_table(rules)
-        self.encoder = enc = self._encoder_class(rules)
+        self.encoder = enc = self._new_encoder(rules)
         self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
         breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
         self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
@@ -141,6 +145,10 @@ class VectorEngine:
         """By direction of the pass cycle: the receiver's seat offset and the cards each player passes (0: a hold)."""
         offsets = np.array([direction_offset(d, self.n) for d in rules.pass_cycle], dtype=np.int64)
         return offsets, np.where(offsets > 0, rules.passes_for(), 0)
+
+    def _new_encoder(self, rules: Rules) -> Encoder:
+        """The encoder of this engine's observation rows."""
+        return Encoder(rules)
 
     def _deal_source(self, rng: np.random.Generator, block: int) -> DealSource:
         """The source of this engine's random deals, drawn from ``rng`` ``block`` deals at a time."""
@@ -468,6 +476,14 @@ class VectorEngine:
                      "in_trick", "tricks", "deal_number", "direction", "pass_offset", "pass_count", "flag_bits",
                      "dealer_leader", "legal", "_own")
 
+    def kernel(self, name: str) -> Kernel | None:
+        """The kernel of the rule system ``name`` where it is in use (its state for every game), else None."""
+        return next((k for k in self.kernels if k.name == name), None)
+
+    def _holder_of(self, name: str) -> object:
+        """The object that holds the state array ``name`` (of :attr:`_STATE_ARRAYS`): this engine."""
+        return self
+
     def get_state(self) -> dict:
         """Everything that decides how these games go on, for a training checkpoint to resume from.
 
@@ -477,7 +493,7 @@ class VectorEngine:
         """
         if not self._started:
             raise RuntimeError("call reset() before get_state(): there are no games yet")
-        arrays = {name: getattr(self, name).copy() for name in self._STATE_ARRAYS}
+        arrays = {name: getattr(self._holder_of(name), name).copy() for name in self._STATE_ARRAYS}
         if self.keep_final:
             arrays["final_obs"] = self.final_obs.copy()
         arrays["undealt"] = self._source.undealt().copy()
@@ -504,7 +520,7 @@ class VectorEngine:
                              f"this engine needs {needed}")
         taken = {}
         for name in names:
-            mine, saved = getattr(self, name), np.asarray(arrays[name])
+            mine, saved = getattr(self._holder_of(name), name), np.asarray(arrays[name])
             if saved.shape != mine.shape or saved.dtype != mine.dtype:
                 raise ValueError(f"engine state array {name!r} is {saved.dtype}{list(saved.shape)}, "
                                  f"expected {mine.dtype}{list(mine.shape)}")
@@ -519,7 +535,7 @@ class VectorEngine:
         except (TypeError, ValueError, KeyError) as e:
             raise ValueError(f"engine state 'generator' is not a {type(generator).__name__} state ({e})") from None
         for name, value in taken.items():
-            setattr(self, name, value)
+            setattr(self._holder_of(name), name, value)
         self._rng.bit_generator.state = generator.state
         self._source.set_undealt(undealt)
         self._started = True

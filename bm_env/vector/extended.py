@@ -16,7 +16,7 @@ are few. Tricks are read a suit at a time (:mod:`~bm_env.vector.suit_chunks`), w
 What this engine keeps beyond the base class, per game: the cards each seat passed per receiver (a pass can
 go to several receivers, or further on), every card on the trick, the lowest club dealt, the last trick's
 winner, the penalty points in play and the moon's shooter with what the shot is worth. The rest is the
-systems' own (their kernels name it), and cards move through the engine's card-set operations
+systems' own, held by their kernels, and cards move through the engine's card-set operations
 (:mod:`~bm_env.vector.card_sets`), which two decks replace. The rules are those of
 :class:`~bm_env.engine.deal.Deal`, which the differential tests hold this engine to, step by step.
 """
@@ -49,13 +49,13 @@ _SUIT = np.minimum(np.arange(64) // NUM_RANKS, 3)
 class ExtendedEngine(VectorEngine):
     """:class:`~bm_env.vector.engine.VectorEngine` for rules with extension systems (see the module docstring)."""
 
-    _encoder_class = FeatureEncoder
     plays_extensions = True
 
     def _read_rules(self, rules) -> None:
         #: The kernels of the systems in use, in the registry's order, and their hooks by hook point.
         self.kernels: tuple[Kernel, ...] = kernels_for(rules)
         self.hooks = Hooks(self.kernels)
+        self._holders = {name: k for k in self.kernels for name in k.state_arrays}
         self.card_sets = next((k.card_sets for k in self.kernels if k.card_sets is not None), CardSets())
         super()._read_rules(rules)
         self.num_actions = rules.num_actions
@@ -73,6 +73,9 @@ class ExtendedEngine(VectorEngine):
         self._verbs = {PASSING: "pass", PLAYING: "play", **{code: phase.verb for code, phase in phases.items()}}
         self._play_rules = self.hooks.play_filter + self.hooks.play_compel  # filters, then a card compelled
         self._plays_again = any(k.plays_again for k in self.kernels)
+
+    def _new_encoder(self, rules) -> FeatureEncoder:
+        return FeatureEncoder(rules, self.kernels)
 
     def _pass_table(self, rules) -> tuple[np.ndarray, np.ndarray]:
         table = self.hooks.pass_table
@@ -97,9 +100,15 @@ class ExtendedEngine(VectorEngine):
             "sent", "trick_all", "lowest_club", "last_winner", "deal_penalty", "shooter", "shot_total",
         ) + tuple(name for k in self.kernels for name in k.state_arrays)
 
-    def kernel(self, name: str) -> Kernel | None:
-        """The kernel of the system ``name`` when it is in use, else None: one system's kernel asks another's."""
-        return next((k for k in self.kernels if k.name == name), None)
+    def _holder_of(self, name: str) -> object:
+        return self._holders.get(name, self)
+
+    def __getattr__(self, name: str):
+        """A system's state array, read by name as the engine's own (``engine.kitty``): its kernel holds it."""
+        holders = self.__dict__.get("_holders", {})  # (none yet in a copy being made: no recursion)
+        if name in holders:
+            return getattr(holders[name], name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ------------------------------------------------------------------ stepping
 
@@ -116,7 +125,7 @@ class ExtendedEngine(VectorEngine):
         if active is not None:
             phase[~active] = _HELD  # no phase's step takes them
         card = np.where(c < NUM_CARDS, bit, _ZERO)  # the card that moves, if the action is one
-        self.card_sets.leave_hand(self, own, card)  # passed, played and discarded cards leave the hand
+        self.card_sets.leave_hand(self.hands, own, card)  # passed, played and discarded cards leave the hand
         playing = phase == PLAYING
         all_playing = playing.all()
         ended = []  # (games, subtract) of the deals that end with this step
@@ -149,7 +158,7 @@ class ExtendedEngine(VectorEngine):
         """Cards played in the ``playing`` games; returns the games whose trick is complete."""
         n = self.n
         played = card if all_playing else card * playing
-        self.card_sets.play(self, own, played)
+        self.card_sets.play(self.moved[1], self.trick_all, own, played)
         if self._plays_again:
             self.trick_bits.reshape(-1)[own] |= played
         else:  # nobody has a card on a trick before playing to it (and no game that does not play has a trick on)
@@ -183,7 +192,7 @@ class ExtendedEngine(VectorEngine):
         offset = self.pass_offset[games]
         for receivers in self.hooks.pick_receivers:
             offset = receivers(self, games, offset)
-        self.card_sets.pass_card(self, flat, (offset - 1) * (n * N) + flat, card)
+        self.card_sets.pass_card(self.moved[0], self.sent, flat, (offset - 1) * (n * N) + flat, card)
         pick = c < NUM_CARDS  # else a decision that is no card, and the turn is over
         if not pick.all():
             for decided in self.hooks.pass_decision:
@@ -200,14 +209,15 @@ class ExtendedEngine(VectorEngine):
     def _move_passes(self, games: np.ndarray) -> None:
         """Every player of these games has passed: the cards move now, and only now."""
         route = self.hooks.route_passes
-        self.card_sets.receive(self, games, route(self, games) if route else self._to_receivers(games))
+        received = route(self, games) if route else self._to_receivers(games)
+        self.card_sets.receive(self.hands, self.received, games, received)
         self._after_passing(games)
 
     def _to_receivers(self, games: np.ndarray) -> list[np.ndarray]:
         """The planes of the cards each seat of ``games`` receives: the stack of the seat the direction names."""
         src = (np.arange(self.n)[:, None] - self.pass_offset[games]) % self.n  # receiver r gets the cards of r - offset
         cols = np.arange(games.size)
-        return [picks[src, cols] for picks in self.card_sets.picks(self, games)]
+        return [picks[src, cols] for picks in self.card_sets.picks(self.moved[0], games)]
 
     def _after_passing(self, games: np.ndarray) -> None:
         """The cards have moved (or the deal holds): a system's phase begins, or the play."""
@@ -369,7 +379,7 @@ class ExtendedEngine(VectorEngine):
         low = held & _CLUBS
         self.lowest_club[games] = low & (~low + _ONE)  # Pagat: the lowest club dealt leads (a kitty's apart)
         hand_columns = n * self.card_sets.copies
-        self.card_sets.start_deals(self, games, rows[:, :hand_columns])
+        self.card_sets.deal(games, rows[:, :hand_columns])
         super()._start_deals(games, dealers, directions, rows[:, :n])
         for start in self.hooks.start_deals:
             start(self, games, rows[:, hand_columns:], directions)
@@ -384,6 +394,10 @@ class ExtendedEngine(VectorEngine):
             leader = self.eldest[games]
         self.leader[games] = leader
         self.to_act[games] = leader
+
+    def _give_turn(self, games: np.ndarray, seats: np.ndarray) -> None:
+        """``seats`` act next in ``games``."""
+        self.to_act[games] = seats
 
     def _set_phase(self, games: np.ndarray, code: int) -> None:
         """``games`` enter the phase ``code`` (:data:`~bm_env.vector.feature_encoder.PHASE_CODES`)."""
@@ -439,7 +453,7 @@ class ExtendedEngine(VectorEngine):
     def _check_hands(self, hands, kitty) -> np.ndarray:
         """Given deals as rows of the deal source: the hands (and the cards held twice), the leftover cards."""
         N, n, copies = self.num_envs, self.n, self.card_sets.copies
-        rows = self.card_sets.given_hands(self, hands)
+        rows = self.card_sets.given_hands(hands, N, n)
         take = self.hooks.given_leftover
         if take is not None:
             rows = np.concatenate([rows, take(self, kitty)], axis=1)

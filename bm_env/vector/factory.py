@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..engine.rules import Rules
 from .engine import VectorEngine
 from .extended import ExtendedEngine
-from .kernel import kernels_for
+from .kernel import systems_with_kernels
 from .support import check_supported
 
 
@@ -22,5 +22,5 @@ def make_engine(rules: Rules, batch_size: int, reward: str = "score", normalise:
     arguments are :class:`~bm_env.vector.engine.VectorEngine`'s. Raises :class:`~bm_env.vector.UnsupportedRulesError`
     for rules it does not play."""
     check_supported(rules)  # first: rules that are not a Rules at all are refused here
-    engine = ExtendedEngine if kernels_for(rules) else VectorEngine
+    engine = ExtendedEngine if systems_with_kernels(rules) else VectorEngine
     return engine(rules, batch_size, reward, normalise, seed, final_observations)

@@ -20,7 +20,7 @@ from ..engine.cards import NUM_CARDS
 from ..engine.rules import Rules
 from ..env import observation as ref_obs
 from .encoder import Encoder
-from .kernel import Hooks, kernels_for
+from .kernel import Hooks, Kernel
 
 #: Phase codes of the extended engine (passing, playing, charging, discarding, the moon
 #: choice, and the end of a deal for its final observation) and their extra-phase cells.
@@ -51,11 +51,10 @@ def put_counts(tail: np.ndarray, part: slice, masks: np.ndarray, visible: np.nda
 
 class FeatureEncoder(Encoder):
     """Rows and masks for rules with extension systems, from the :class:`~bm_env.vector.extended.ExtendedEngine`'s
-    arrays."""
+    arrays; ``kernels`` are the engine's."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, kernels: tuple[Kernel, ...]) -> None:
         super().__init__(rules)
-        kernels = kernels_for(rules)
         hooks = Hooks(kernels)
         self._parts, self._rows = hooks.encode, hooks.encode_rows
         self.private_points = any(k.hides_points for k in kernels)

@@ -2,18 +2,19 @@
 engine finds the kernels of the systems in use.
 
 A kernel is the batched counterpart of the functions a system's registration hands the reference
-:class:`~bm_env.engine.deal.Deal`: it holds the tables its system reads off the rules, names the state arrays it
-adds to the engine, and maps hook points (:data:`HOOKS`) to its functions, which read and change the engine's
-arrays, its own included, for many games at once. The engine (:class:`~bm_env.vector.extended.ExtendedEngine`)
-and its encoder call the hooks of the systems in use in the registry's order; the classic rules have none.
-Each system's kernel is in ``bm_env/systems/<name>/vector.py``, whose ``kernel(rules)`` builds it: found by that
-convention for every system in use whose registration says the vector engine plays it (``RuleSystem.vector``).
+:class:`~bm_env.engine.deal.Deal`: one per engine, it holds the tables its system reads off the rules and the
+system's state for every game (its arrays, named in ``state_arrays``), and maps hook points (:data:`HOOKS`) to
+its functions, which read the engine's arrays and change their own for many games at once (the engine's turn
+and phase through its ``_give_turn`` and ``_set_phase``). The engine
+(:class:`~bm_env.vector.extended.ExtendedEngine`) and its encoder call the hooks of the systems in use in the
+registry's order; the classic rules have none. Each system's kernel is in ``bm_env/systems/<name>/vector.py``,
+whose ``kernel(rules)`` builds it: found by that convention for every system in use whose registration says the
+vector engine plays it (``RuleSystem.vector``).
 """
 
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
 from typing import Any, Callable, NamedTuple
 
 from ..engine.rules import Rules
@@ -25,7 +26,7 @@ from .card_sets import CardSets
 #: computation there (one system in use at most supplies it), the others run in the registry's order.
 HOOKS = {
     # dealing
-    "allocate": "(e): add the system's state arrays to the engine (those of Kernel.state_arrays)",
+    "allocate": "(e): make the system's state arrays (those of Kernel.state_arrays) for the engine's games",
     "pass_table": "(e) -> (receiver offset, cards passed) by direction of the pass cycle",
     "start_deals": "(e, games, leftover, directions): games were dealt afresh; leftover: the deal rows' columns after "
                    "the hands (Kernel.deals_leftover), directions: indices into the pass cycle",
@@ -81,9 +82,9 @@ class Kernel:
 
     #: The system's name (its registration's).
     name = ""
-    #: The state arrays it adds to the engine (get_state saves them), by attribute name.
+    #: Its state arrays, by attribute name (get_state saves them with the engine's).
     state_arrays: tuple[str, ...] = ()
-    #: The engine's card-set operations, where the system changes how cards are held (two decks).
+    #: The engine's card-set operations, where the system changes how cards are held (two decks: the kernel itself).
     card_sets: CardSets | None = None
     #: Whether the cards left over after an even deal are its own (a kitty): dealt as the rows' last columns.
     deals_leftover = False
@@ -123,8 +124,12 @@ def kernel_of(system: RuleSystem) -> Callable[[Rules], Kernel]:
     return importlib.import_module(f"..systems.{system.name}.vector", __package__).kernel
 
 
-@lru_cache(maxsize=256)
+def systems_with_kernels(rules: Rules) -> tuple[RuleSystem, ...]:
+    """The systems in use under ``rules`` that the vector engine plays, in the registry's order (none for the
+    classic rules)."""
+    return tuple(system for system in SYSTEMS if system.vector and system.features(rules))
+
+
 def kernels_for(rules: Rules) -> tuple[Kernel, ...]:
-    """The kernels of the systems in use under ``rules`` that the vector engine plays, in the registry's order
-    (none for the classic rules). Kept per rules object: a kernel holds tables only, never a game's state."""
-    return tuple(kernel_of(system)(rules) for system in SYSTEMS if system.vector and system.features(rules))
+    """New kernels of the systems of :func:`systems_with_kernels`, for one engine."""
+    return tuple(kernel_of(system)(rules) for system in systems_with_kernels(rules))

@@ -27,8 +27,8 @@ class BoosterNinesKernel(Kernel):
                       "state": self.state}
 
     def allocate(self, e) -> None:
-        e.boosts = np.zeros(e.num_envs, dtype=np.int64)
-        e.trick_len = np.full(e.num_envs, e.n, dtype=np.int64)
+        self.boosts = np.zeros(e.num_envs, dtype=np.int64)
+        self.trick_len = np.full(e.num_envs, e.n, dtype=np.int64)
 
     def start_deals(self, e, games, leftover, directions) -> None:
         self.end_trick(e, games)
@@ -36,29 +36,29 @@ class BoosterNinesKernel(Kernel):
     def add_round(self, e, playing, c, suit, seat) -> np.ndarray:
         """A nine of the led suit owes a round; a trick of its length complete, with rounds owed and the next
         player still holding cards, goes round again instead."""
-        complete = playing & (e.in_trick == e.trick_len)
-        e.boosts += playing & _NINE[c] & (suit == e.led)
+        complete = playing & (e.in_trick == self.trick_len)
+        self.boosts += playing & _NINE[c] & (suit == e.led)
         nxt = e._next_seat[seat]
-        more = complete & (e.boosts > 0) & (e.hands.reshape(-1)[nxt * e.num_envs + e._g] != 0)
+        more = complete & (self.boosts > 0) & (e.hands.reshape(-1)[nxt * e.num_envs + e._g] != 0)
         if more.any():
-            e.boosts -= more
-            e.trick_len += e.n * more
+            self.boosts -= more
+            self.trick_len += e.n * more
             complete &= ~more
         return complete
 
     def end_trick(self, e, games) -> None:
         """The next trick starts owing nothing."""
-        e.boosts[games] = 0
-        e.trick_len[games] = e.n
+        self.boosts[games] = 0
+        self.trick_len[games] = e.n
 
     def arrays(self, e) -> dict[str, np.ndarray]:
-        return {"boosts": e.boosts}
+        return {"boosts": self.boosts}
 
     def encode(self, enc, tail, parts, s, me) -> None:
         tail[:, parts["boosts_owed"].start] = s["boosts"]
 
     def state(self, e) -> dict[str, np.ndarray]:
-        return {"boosts": e.boosts.copy()}
+        return {"boosts": self.boosts.copy()}
 
 
 def kernel(rules) -> BoosterNinesKernel:

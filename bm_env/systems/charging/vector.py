@@ -1,7 +1,7 @@
 """Charging on the vector engine: the charging round after the pass, the charged cards' doubled values, and the
 rule that keeps a charged card out of the first trick of its suit.
 
-State per game: the cards each seat charged, the same as one word of bits for the observation (bit 4s + j,
+Its state per game: the cards each seat charged, the same as one word of bits for the observation (bit 4s + j,
 twice 4n apart, for seat s and CHARGEABLE[j]), the suits led so far, whether the trick on is the first of its
 suit, and the cards a charge made count double. The deal's penalty points in play (the engine's, for the
 moon) grow by the doubled ones when charging ends.
@@ -50,24 +50,24 @@ class ChargingKernel(Kernel):
 
     def allocate(self, e) -> None:
         n, N = e.n, e.num_envs
-        e.charged = np.zeros((n, N), dtype=np.uint64)
-        e.charged_word, e.suits_led, e.doubled = (np.zeros(N, dtype=np.uint64) for _ in range(3))
-        e.first_of_suit = np.zeros(N, dtype=bool)
+        self.charged = np.zeros((n, N), dtype=np.uint64)
+        self.charged_word, self.suits_led, self.doubled = (np.zeros(N, dtype=np.uint64) for _ in range(3))
+        self.first_of_suit = np.zeros(N, dtype=bool)
 
     def start_deals(self, e, games, leftover, directions) -> None:
-        e.charged[:, games] = 0
-        for a in (e.charged_word, e.suits_led, e.doubled, e.first_of_suit):
+        self.charged[:, games] = 0
+        for a in (self.charged_word, self.suits_led, self.doubled, self.first_of_suit):
             a[games] = 0
 
     def start(self, e, games) -> np.ndarray:
         """After the pass: the charging round, from the eldest hand."""
         e._set_phase(games, CHARGING)
-        e.to_act[games] = e.eldest[games]
+        e._give_turn(games, e.eldest[games])
         return np.ones(games.size, dtype=bool)
 
     def legal(self, e, games, hand) -> np.ndarray:
         """Any chargeable card held and not charged yet, or the end of charging."""
-        free = hand & ~e.charged[e.to_act[games], games]
+        free = hand & ~self.charged[e.to_act[games], games]
         legal = np.full(games.size, np.uint64(1 << CHARGE_DONE))
         for a, c in CHARGE_CARD.items():
             legal |= ((free >> np.uint64(c)) & _ONE) << np.uint64(a)
@@ -76,37 +76,37 @@ class ChargingKernel(Kernel):
     def charge(self, e, games, c, card, seat) -> None:
         """Charges (a card exposed) and ends of charging; after the last seat, play begins."""
         j = c - CHARGE_IDS[0]  # 0..3 a card, 4 the end of charging
-        e.charged.reshape(-1)[seat * e.num_envs + games] |= self.chargeable[j]
-        e.charged_word[games] |= self.charge_bits[seat, j]
+        self.charged.reshape(-1)[seat * e.num_envs + games] |= self.chargeable[j]
+        self.charged_word[games] |= self.charge_bits[seat, j]
         done = c == CHARGE_DONE
         nxt = e._next_seat[seat]
         last = done & (nxt == e.eldest[games])
-        e.to_act[games] = np.where(done & ~last, nxt, seat)
+        e._give_turn(games, np.where(done & ~last, nxt, seat))
         if last.any():
             g = games[last]
-            charged = self.charged_cards(e, g)
+            charged = self.charged_cards(g)
             doubled = charged & _DOUBLED_ALONE
             doubled |= np.where((charged >> np.uint64(ACE_HEARTS)) & _ONE != 0, _HEARTS, _ZERO)
-            e.doubled[g] = doubled
+            self.doubled[g] = doubled
             e.deal_penalty[g] += mask_sum(e.penalty_table, doubled & np.uint64(e.deck))
             e._start_play(g)
 
-    def charged_cards(self, e, games) -> np.ndarray:
+    def charged_cards(self, games) -> np.ndarray:
         """The cards charged in each of ``games``, by any seat."""
-        return np.bitwise_or.reduce(e.charged[:, games], axis=0)
+        return np.bitwise_or.reduce(self.charged[:, games], axis=0)
 
     def note_lead(self, e, leading, suit) -> None:
         """A trick is led: is it the first of its suit?"""
         cards = e.suit_masks[suit]
-        e.first_of_suit = np.where(leading, (e.suits_led & cards) == 0, e.first_of_suit)
-        e.suits_led |= cards * leading
+        self.first_of_suit = np.where(leading, (self.suits_led & cards) == 0, self.first_of_suit)
+        self.suits_led |= cards * leading
 
     def keep_charged_back(self, e, hand, legal, following) -> np.ndarray:
         """No charged card leads, nor follows in, the first trick of its suit, unless nothing else is legal
         (discarding it on another suit is allowed)."""
-        mine = e.charged[e.to_act, e._g] & hand
-        blocked = np.where(following, np.where(e.first_of_suit, mine & e.suit_masks[e.led], _ZERO),
-                           mine & ~e.suits_led)
+        mine = self.charged[e.to_act, e._g] & hand
+        blocked = np.where(following, np.where(self.first_of_suit, mine & e.suit_masks[e.led], _ZERO),
+                           mine & ~self.suits_led)
         if self.named_first_lead:  # the named first lead stands
             blocked = np.where(following | (e.tricks > 0), blocked, _ZERO)
         free = legal & ~blocked
@@ -114,18 +114,18 @@ class ChargingKernel(Kernel):
 
     def doubled_points(self, e, games, cards) -> tuple[np.ndarray, np.ndarray]:
         """The cards a charge doubled count once more."""
-        doubled = cards & e.doubled[games]
+        doubled = cards & self.doubled[games]
         return mask_sum(e.value_table, doubled), mask_sum(e.penalty_table, doubled)
 
     def arrays(self, e) -> dict[str, np.ndarray]:
-        return {"charged_word": e.charged_word}
+        return {"charged_word": self.charged_word}
 
     def encode(self, enc, tail, parts, s, me) -> None:
         word = (s["charged_word"] >> (4 * me).astype(np.uint64)) & self.charge_mask
         tail[:, parts["charged"]] = unpack_planes(word, 4 * self.n)
 
     def state(self, e) -> dict[str, np.ndarray]:
-        return {"charged": np.ascontiguousarray(e.charged.T)}
+        return {"charged": np.ascontiguousarray(self.charged.T)}
 
 
 def kernel(rules) -> ChargingKernel:

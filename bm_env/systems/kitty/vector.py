@@ -1,7 +1,7 @@
 """The kitty on the vector engine: the cards left over after an even deal, who takes them, and (``kitty_to_hand``)
 the taker's discards, a phase of its own before the next lead.
 
-State per game: the kitty and the discards (a mask per copy of a card), the taker (-1: not yet), the discards
+Its state per game: the kitty and the discards (a mask per copy of a card), the taker (-1: not yet), the discards
 still owed, and, where the kitty holds cards, the points of the face-down cards its taker took (its own until
 the deal is scored) with each seat's points as the others know them (``public_cells``, the observation's two
 number cells), which the encoder shows to every seat but their own.
@@ -47,20 +47,20 @@ class KittyKernel(Kernel):
 
     def allocate(self, e) -> None:
         n, N, copies = e.n, e.num_envs, e.card_sets.copies
-        e.kitty, e.discarded = np.zeros((copies, N), dtype=np.uint64), np.zeros((copies, N), dtype=np.uint64)
-        e.kitty_taker, e.discards_left = np.full(N, -1, dtype=np.int64), np.zeros(N, dtype=np.int64)
+        self.kitty, self.discarded = np.zeros((copies, N), dtype=np.uint64), np.zeros((copies, N), dtype=np.uint64)
+        self.kitty_taker, self.discards_left = np.full(N, -1, dtype=np.int64), np.zeros(N, dtype=np.int64)
         if self.size:
-            e.face_down_points = np.zeros(N, dtype=np.int16)
-            e.public_cells = np.zeros((n, N), dtype=np.int16)
+            self.face_down_points = np.zeros(N, dtype=np.int16)
+            self.public_cells = np.zeros((n, N), dtype=np.int16)
 
     def start_deals(self, e, games, leftover, directions) -> None:
-        e.kitty[:, games] = leftover.T
-        e.discarded[:, games] = 0
-        e.kitty_taker[games] = -1
-        e.discards_left[games] = 0
+        self.kitty[:, games] = leftover.T
+        self.discarded[:, games] = 0
+        self.kitty_taker[games] = -1
+        self.discards_left[games] = 0
         if self.size:
-            e.face_down_points[games] = 0
-            e.public_cells[:, games] = 0
+            self.face_down_points[games] = 0
+            self.public_cells[:, games] = 0
 
     def given(self, e, kitty) -> np.ndarray:
         """The kitty given to reset, ``[N]`` masks (two decks: ``[N, 2]``, the cards once, then twice)."""
@@ -75,7 +75,7 @@ class KittyKernel(Kernel):
 
     def take_after_trick(self, e, games, winner, penalty, over) -> None:
         """The kitty, not taken yet, goes to the winner of the first trick (or of the first penalty point)."""
-        take = e.kitty_taker[games] < 0
+        take = self.kitty_taker[games] < 0
         if self.first_point:
             take &= penalty > 0
         if take.any():
@@ -83,13 +83,13 @@ class KittyKernel(Kernel):
 
     def _take(self, e, games, winner, last) -> None:
         """The kitty goes to ``winner``: into the hand to discard from (kitty_to_hand, tricks left), else its points."""
-        e.kitty_taker[games] = winner
-        kitty = e.kitty[:, games]
+        self.kitty_taker[games] = winner
+        kitty = self.kitty[:, games]
         to_hand = ~last if self.to_hand else np.zeros(games.size, dtype=bool)
         if to_hand.any():
             g, w = games[to_hand], winner[to_hand]
-            e.card_sets.add_to_hands(e, w * e.num_envs + g, kitty[:, to_hand])
-            e.discards_left[g] = self.size
+            e.card_sets.add_to_hands(e.hands, w * e.num_envs + g, kitty[:, to_hand])
+            self.discards_left[g] = self.size
             e._set_phase(g, DISCARDING)
         if not to_hand.all():
             rest = ~to_hand
@@ -97,34 +97,34 @@ class KittyKernel(Kernel):
 
     def to_last_winner(self, e, games) -> None:
         """``first_point`` and no penalty point taken: the last trick's winner takes the kitty."""
-        left = games[e.kitty_taker[games] < 0]
+        left = games[self.kitty_taker[games] < 0]
         if left.size:
-            e.kitty_taker[left] = e.last_winner[left]
-            e._take_points(left, e.last_winner[left], e.kitty[:, left])
+            self.kitty_taker[left] = e.last_winner[left]
+            e._take_points(left, e.last_winner[left], self.kitty[:, left])
 
     def discard_legal(self, e, games, hand) -> np.ndarray:
         return hand
 
     def discard(self, e, games, c, card, seat) -> None:
         """The kitty's taker discards a card face down; after the last one, they lead."""
-        e.card_sets.add(e.discarded, games, card)
+        e.card_sets.add(self.discarded, games, card)
         e._take_points(games, seat, (card,))
-        e.discards_left[games] -= 1
-        done = games[e.discards_left[games] == 0]
+        self.discards_left[games] -= 1
+        done = games[self.discards_left[games] == 0]
         if done.size:
             e._set_phase(done, PLAYING)
 
     def hide_face_down(self, e, games, seats, idx, cards, points, tricks, face_down) -> None:
         """The points of face-down cards are their taker's alone: the others see the rest."""
         if face_down:
-            e.face_down_points[games] += points.astype(np.int16)
-        hidden = np.where(seats == e.kitty_taker[games], e.face_down_points[games], 0)
-        e.public_cells.reshape(-1)[idx] = number_cells(e.captured.reshape(-1)[idx] - hidden)
+            self.face_down_points[games] += points.astype(np.int16)
+        hidden = np.where(seats == self.kitty_taker[games], self.face_down_points[games], 0)
+        self.public_cells.reshape(-1)[idx] = number_cells(e.captured.reshape(-1)[idx] - hidden)
 
     def arrays(self, e) -> dict[str, np.ndarray]:
-        out = {"kitty_taker": e.kitty_taker, "kitty": e.kitty, "discarded": e.discarded}
+        out = {"kitty_taker": self.kitty_taker, "kitty": self.kitty, "discarded": self.discarded}
         if self.size:
-            out["public_cells"] = e.public_cells
+            out["public_cells"] = self.public_cells
         return out
 
     def encode(self, enc, tail, parts, s, me) -> None:
@@ -138,7 +138,7 @@ class KittyKernel(Kernel):
     def state(self, e) -> dict[str, np.ndarray]:
         one = e.card_sets.copies == 1
         t = lambda a: a[0].copy() if one else np.ascontiguousarray(a.T)  # noqa: E731
-        return {"kitty": t(e.kitty), "kitty_taker": e.kitty_taker.copy(), "discarded": t(e.discarded)}
+        return {"kitty": t(self.kitty), "kitty_taker": self.kitty_taker.copy(), "discarded": t(self.discarded)}
 
 
 def kernel(rules) -> KittyKernel:

@@ -37,17 +37,17 @@ class MoonKernel(Kernel):
             self.hooks["before_scoring"] = self.offer_choice
 
     def allocate(self, e) -> None:
-        e.tricks_won = np.zeros((e.n, e.num_envs), dtype=np.int16)
+        self.tricks_won = np.zeros((e.n, e.num_envs), dtype=np.int16)
 
     def start_deals(self, e, games, leftover, directions) -> None:
-        e.tricks_won[:, games] = 0
+        self.tricks_won[:, games] = 0
 
     def count_tricks(self, e, games, seats, idx, cards, points, tricks, face_down) -> None:
-        e.tricks_won.reshape(-1)[idx] += tricks
+        self.tricks_won.reshape(-1)[idx] += tricks
 
     def sun(self, e, games, shooter, total) -> tuple[np.ndarray, np.ndarray]:
         """A player who took every trick shot the sun, worth ``sun_points``."""
-        won = e.tricks_won[:, games]
+        won = self.tricks_won[:, games]
         sun = (won == won.sum(axis=0)) & (total > 0)
         shot = sun.any(axis=0)
         return np.where(shot, np.argmax(sun, axis=0), shooter), np.where(shot, self.sun_points, total)
@@ -58,7 +58,7 @@ class MoonKernel(Kernel):
         if choose.any():
             g = games[choose]
             e._set_phase(g, CHOOSING)
-            e.to_act[g] = e.shooter[g]
+            e._give_turn(g, e.shooter[g])
         return choose
 
     def legal(self, e, games, hand) -> np.uint64:

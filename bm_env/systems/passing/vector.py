@@ -1,7 +1,7 @@
 """The pass's extensions on the vector engine: scatter passes, which give each pick its own receiver, and passing
 on (``optional_pass``), which sends the stack coming to a player further in the direction.
 
-The engine keeps the cards each seat passed per receiver (``sent``) for every extension rule; this kernel adds,
+The engine keeps the cards each seat passed per receiver (``sent``) for every extension rule; this kernel keeps,
 per game, whether the deal's pass is a scatter (``scatter_deal``) and the seats that passed on (``passed_on``:
 bit s and s + n, so that one right shift by the observer lists the seats from the observer's left). When
 everyone has passed it routes the stacks: a scatter's picks each to their receiver; otherwise each stack to
@@ -47,8 +47,8 @@ class PassingKernel(Kernel):
             self.hooks.update(pass_decision=self.pass_on, pass_legal=self.offer_pass_on)
 
     def allocate(self, e) -> None:
-        e.passed_on = np.zeros(e.num_envs, dtype=np.uint64)
-        e.scatter_deal = np.zeros(e.num_envs, dtype=bool)
+        self.passed_on = np.zeros(e.num_envs, dtype=np.uint64)
+        self.scatter_deal = np.zeros(e.num_envs, dtype=bool)
 
     def pass_table(self, e) -> tuple[np.ndarray, np.ndarray]:
         """A scatter has no single receiver: offset 0, but it passes."""
@@ -58,23 +58,23 @@ class PassingKernel(Kernel):
         return offsets, np.where((offsets > 0) | self.scatters, rules.passes_for(), 0)
 
     def start_deals(self, e, games, leftover, directions) -> None:
-        e.passed_on[games] = 0
-        e.scatter_deal[games] = self.scatters[directions] & (e.dir_passes[directions] > 0)
-        scattering = games[e.scatter_deal[games]]
+        self.passed_on[games] = 0
+        self.scatter_deal[games] = self.scatters[directions] & (e.dir_passes[directions] > 0)
+        scattering = games[self.scatter_deal[games]]
         if scattering.size:  # every other player receives part of a scatter pass
             receivers = e.encoder.phase_receiver_bits[2 * self.n + 1:3 * self.n]
             e.flag_bits[scattering] = e.encoder.phase_bits[PASSING] | np.bitwise_or.reduce(receivers)
 
     def pick_receivers(self, e, games, offsets) -> np.ndarray:
-        return np.where(e.scatter_deal[games], self.pick_offsets[e.picked[games]], offsets)
+        return np.where(self.scatter_deal[games], self.pick_offsets[e.picked[games]], offsets)
 
     def pass_on(self, e, games, other, seat) -> None:
         """PASS_ON, the pass's one decision that is no card: the seat passes on."""
-        e.passed_on[games] |= np.where(other, self.seat_bits[seat], _ZERO)
+        self.passed_on[games] |= np.where(other, self.seat_bits[seat], _ZERO)
 
     def offer_pass_on(self, e, games, legal) -> np.ndarray:
         """Passing on, instead of a first pick, where the deal has one receiver."""
-        offer = (e.picked[games] == 0) & ~e.scatter_deal[games]
+        offer = (e.picked[games] == 0) & ~self.scatter_deal[games]
         return legal | np.where(offer, np.uint64(1 << PASS_ON), _ZERO)
 
     def route(self, e, games) -> list[np.ndarray]:
@@ -83,10 +83,10 @@ class PassingKernel(Kernel):
         k = games.size
         card_sets = e.card_sets
         received = [np.zeros((n, k), dtype=np.uint64) for _ in range(card_sets.copies)]
-        scatter = e.scatter_deal[games]
+        scatter = self.scatter_deal[games]
         seats = np.arange(n)[:, None]
         cols = np.arange(k)
-        sent = card_sets.sent(e, games)  # [r - 1, seat, game] each
+        sent = card_sets.sent(e.sent, games)  # [r - 1, seat, game] each
         if scatter.any():
             for r in range(1, n):
                 received = card_sets.union(received, [np.where(scatter, x[r - 1][(seats - r) % n, cols], _ZERO)
@@ -94,8 +94,8 @@ class PassingKernel(Kernel):
         plain = ~scatter
         if plain.any():
             off = e.pass_offset[games]
-            on = ((e.passed_on[games] >> seats.astype(np.uint64)) & _ONE) != 0  # [seat, game]
-            picks = card_sets.picks(e, games)
+            on = ((self.passed_on[games] >> seats.astype(np.uint64)) & _ONE) != 0  # [seat, game]
+            picks = card_sets.picks(e.moved[0], games)
             for q in range(n):
                 first = (q + off) % n
                 final = first
@@ -111,11 +111,11 @@ class PassingKernel(Kernel):
                     for plane, stack in zip(sent, picks):
                         plane[first_r - 1, q, cols] &= np.where(moved, _ZERO, ~_ZERO)
                         plane[(final - q) % n - 1, q, cols] |= np.where(moved & ~back, stack[q], _ZERO)
-            card_sets.set_sent(e, games, sent)
+            card_sets.set_sent(e.sent, games, sent)
         return received
 
     def arrays(self, e) -> dict[str, np.ndarray]:
-        return {"scatter_deal": e.scatter_deal, "passed_on": e.passed_on}
+        return {"scatter_deal": self.scatter_deal, "passed_on": self.passed_on}
 
     def encode(self, enc, tail, parts, s, me) -> None:
         if "scatter_deal" in parts:
@@ -124,7 +124,7 @@ class PassingKernel(Kernel):
             tail[:, parts["passed_on"]] = self.bit_cells[(s["passed_on"] >> me.astype(np.uint64)) & self.seat_mask]
 
     def state(self, e) -> dict[str, np.ndarray]:
-        return {"passed_on": ((e.passed_on[:, None] >> np.arange(self.n, dtype=np.uint64)) & _ONE).astype(bool)}
+        return {"passed_on": ((self.passed_on[:, None] >> np.arange(self.n, dtype=np.uint64)) & _ONE).astype(bool)}
 
 
 def kernel(rules) -> PassingKernel:

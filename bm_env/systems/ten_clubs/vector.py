@@ -25,25 +25,25 @@ class TenClubsKernel(Kernel):
                       "multipliers": self.multipliers}
 
     def allocate(self, e) -> None:
-        e.tc_taker = np.full(e.num_envs, -1, dtype=np.int64)
+        self.tc_taker = np.full(e.num_envs, -1, dtype=np.int64)
 
     def start_deals(self, e, games, leftover, directions) -> None:
-        e.tc_taker[games] = -1
+        self.tc_taker[games] = -1
 
     def note_taker(self, e, games, seats, idx, cards, points, tricks, face_down) -> None:
         has = (cards >> _TEN_CLUBS) & _ONE != 0
-        e.tc_taker[games] = np.where(has, seats, e.tc_taker[games])
+        self.tc_taker[games] = np.where(has, seats, self.tc_taker[games])
 
     def multipliers(self, e, games) -> np.ndarray:
         """×2 for the 10♣'s taker, ×4 if it was charged; ×1 for everyone else."""
         out = np.ones((e.n, games.size), dtype=np.int32)
-        taker = e.tc_taker[games]
+        taker = self.tc_taker[games]
         has = taker >= 0
         charging = e.kernel("charging")
         if charging is None:
             charged = np.zeros(games.size, dtype=bool)
         else:
-            charged = (charging.charged_cards(e, games) >> _TEN_CLUBS) & _ONE != 0
+            charged = (charging.charged_cards(games) >> _TEN_CLUBS) & _ONE != 0
         out[taker[has], np.flatnonzero(has)] = np.where(charged[has], 4, 2)
         return out
 

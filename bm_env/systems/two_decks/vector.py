@@ -5,14 +5,14 @@ per receiver, played, on the trick, a kitty, its discards) can hold a card twice
 the cards in it twice, and every card move has to keep both: a card leaving a hand leaves its second copy
 first, a card joining a set that holds it already is there twice. That reaches into every move the engine and
 the other systems make (the pass, the play, the kitty to a hand, the discards), not into a few hook points. So
-this kernel supplies the engine's card-set operations (:class:`TwoDeckCardSets`, a
-:class:`~bm_env.vector.card_sets.CardSets`), through which the engine and the kernels move cards, and the
-deal source and the given deals read the copies from them: the system's code stays in one place.
+this kernel is the engine's card-set operations (a :class:`~bm_env.vector.card_sets.CardSets`), through which
+the engine and the kernels move cards and from which the deal source and the given deals read the copies: the
+system's code stays in one place.
 
 Its hooks: a trick's winner with cancellation (in trick order, identical cards out of the running), a trick
 with no winner left on the table (``pending``, with how many tricks it holds and how many were clean) for the
-next winner to take, and the observation's planes counting cards twice. State per game beyond the masks of
-cards twice: the tricks on the table.
+next winner to take, and the observation's planes counting cards twice. Its state per game: the masks of the
+cards twice (held, received, passed per receiver, played, on the trick) and the tricks on the table.
 """
 
 from __future__ import annotations
@@ -36,98 +36,96 @@ def add_copies(once: np.ndarray, twice: np.ndarray, more: np.ndarray, more_twice
     return once | more, twice | more_twice | (once & more)
 
 
-class TwoDeckCardSets(CardSets):
-    """The card-set operations of two decks: beside each mask, the engine's ``<set>_twice`` of the cards twice."""
-
-    copies = 2
-
-    def start_deals(self, e, games, hand_rows) -> None:
-        for a in (e.received_twice, e.moved_twice, e.sent_twice, e.trick_twice):
-            a[..., games] = 0
-        e.hands_twice[:, games] = hand_rows[:, e.n:2 * e.n].T
-
-    def leave_hand(self, e, own, card) -> None:
-        second = e.hands_twice.reshape(-1)[own] & card  # one copy leaves: the second if held twice
-        e.hands_twice.reshape(-1)[own] ^= second
-        e.hands.reshape(-1)[own] ^= card ^ second
-
-    def play(self, e, own, played) -> None:
-        e.moved_twice[1].reshape(-1)[own] |= e.moved[1].reshape(-1)[own] & played
-        e.trick_twice |= e.trick_all & played  # on the trick twice: they cancel
-        super().play(e, own, played)
-
-    def pass_card(self, e, flat, to, card) -> None:
-        e.moved_twice[0].reshape(-1)[flat] |= e.moved[0].reshape(-1)[flat] & card
-        e.sent_twice.reshape(-1)[to] |= e.sent.reshape(-1)[to] & card
-        super().pass_card(e, flat, to, card)
-
-    def picks(self, e, games) -> list[np.ndarray]:
-        return [e.moved[0][:, games], e.moved_twice[0][:, games]]
-
-    def sent(self, e, games) -> list[np.ndarray]:
-        return [e.sent[:, :, games], e.sent_twice[:, :, games]]
-
-    def set_sent(self, e, games, planes) -> None:
-        e.sent[:, :, games], e.sent_twice[:, :, games] = planes
-
-    def union(self, planes, more) -> list[np.ndarray]:
-        return list(add_copies(planes[0], planes[1], more[0], more[1]))
-
-    def receive(self, e, games, planes) -> None:
-        e.received[:, games], e.received_twice[:, games] = planes
-        e.hands[:, games], e.hands_twice[:, games] = add_copies(e.hands[:, games], e.hands_twice[:, games], *planes)
-
-    def add_to_hands(self, e, at, planes) -> None:
-        hands, twice = e.hands.reshape(-1), e.hands_twice.reshape(-1)
-        hands[at], twice[at] = add_copies(hands[at], twice[at], planes[0], planes[1])
-
-    def add(self, masks, games, card) -> None:
-        masks[0, games], masks[1, games] = add_copies(masks[0, games], masks[1, games], card, _ZERO)
-
-    def given_hands(self, e, hands) -> np.ndarray:
-        h = checks.card_mask_array("hands", hands)
-        shape = (e.num_envs, e.n, 2)
-        if h.shape != shape:
-            raise ValueError(f"hands must be {list(shape)} uint64 card masks (cards held, cards held twice), one row "
-                             f"per game, got {h.shape}")
-        return np.concatenate([h[:, :, 0], h[:, :, 1]], axis=1)
-
-
-class TwoDecksKernel(Kernel):
-    """Two decks for many games (see the module docstring)."""
+class TwoDecksKernel(Kernel, CardSets):
+    """Two decks for many games, and the engine's card-set operations (see the module docstring)."""
 
     name = SYSTEM.name
-    card_sets = TwoDeckCardSets()
+    copies = 2
     state_arrays = ("hands_twice", "received_twice", "moved_twice", "sent_twice", "trick_twice", "pending",
                     "pending_tricks", "pending_clean")
 
     def __init__(self, rules) -> None:
         super().__init__()
+        self.card_sets = self
         n = self.n = rules.num_players
         o = ref_obs.offsets(n, ref_obs.features(rules))
         # Where each plane that can count a card twice starts in the row.
         self.twice_starts = np.array([o["hand"].start, o["received"].start]
                                      + [o[f"played_by_seat{r}"].start for r in range(n)]
                                      + [o[f"passed_to_seat{r}"].start for r in range(1, n)])
-        self.hooks = {"allocate": self.allocate, "start_deals": self.start_deals, "trick_winner": self.winner,
+        self.hooks = {"allocate": self.allocate, "start_deals": self.clear_table, "trick_winner": self.winner,
                       "take_trick": self.take, "arrays": self.arrays, "encode": self.encode,
                       "encode_rows": self.add_twice, "state": self.state}
 
     def allocate(self, e) -> None:
         n, N = e.n, e.num_envs
         u64 = lambda *shape: np.zeros(shape + (N,), dtype=np.uint64)  # noqa: E731
-        # The cards each seat holds, received, passed (per receiver) and played twice; the cards on the trick
-        # twice; the tricks left on the table, how many, and how many were clean.
-        e.hands_twice, e.received_twice = u64(n), u64(n)
-        e.moved_twice, e.sent_twice = u64(2, n), u64(n - 1, n)
-        e.trick_twice = u64()
-        e.pending = u64(2)
-        e.pending_tricks, e.pending_clean = np.zeros(N, dtype=np.int64), np.zeros(N, dtype=np.int64)
+        self.hands_twice, self.received_twice = u64(n), u64(n)
+        self.moved_twice, self.sent_twice = u64(2, n), u64(n - 1, n)  # [0]: passed, [1]: played; by receiver
+        self.trick_twice = u64()
+        self.pending = u64(2)  # the cards of the tricks on the table, once and twice
+        self.pending_tricks, self.pending_clean = np.zeros(N, dtype=np.int64), np.zeros(N, dtype=np.int64)
 
-    def start_deals(self, e, games, leftover, directions) -> None:
-        e.pending[:, games] = 0
-        e.pending_tricks[games] = 0
-        e.pending_clean[games] = 0
+    # ------------------------------------------------------------------ the card-set operations
+
+    def deal(self, games, hand_rows) -> None:
+        for a in (self.received_twice, self.moved_twice, self.sent_twice, self.trick_twice):
+            a[..., games] = 0
+        self.hands_twice[:, games] = hand_rows[:, self.n:2 * self.n].T
+
+    def leave_hand(self, hands, own, card) -> None:
+        second = self.hands_twice.reshape(-1)[own] & card  # one copy leaves: the second if held twice
+        self.hands_twice.reshape(-1)[own] ^= second
+        hands.reshape(-1)[own] ^= card ^ second
+
+    def play(self, played_cards, trick, own, played) -> None:
+        self.moved_twice[1].reshape(-1)[own] |= played_cards.reshape(-1)[own] & played
+        self.trick_twice |= trick & played  # on the trick twice: they cancel
+        super().play(played_cards, trick, own, played)
+
+    def pass_card(self, picks, sent, flat, to, card) -> None:
+        self.moved_twice[0].reshape(-1)[flat] |= picks.reshape(-1)[flat] & card
+        self.sent_twice.reshape(-1)[to] |= sent.reshape(-1)[to] & card
+        super().pass_card(picks, sent, flat, to, card)
+
+    def picks(self, picks, games) -> list[np.ndarray]:
+        return [picks[:, games], self.moved_twice[0][:, games]]
+
+    def sent(self, sent, games) -> list[np.ndarray]:
+        return [sent[:, :, games], self.sent_twice[:, :, games]]
+
+    def set_sent(self, sent, games, planes) -> None:
+        sent[:, :, games], self.sent_twice[:, :, games] = planes
+
+    def union(self, planes, more) -> list[np.ndarray]:
+        return list(add_copies(planes[0], planes[1], more[0], more[1]))
+
+    def receive(self, hands, received, games, planes) -> None:
+        received[:, games], self.received_twice[:, games] = planes
+        hands[:, games], self.hands_twice[:, games] = add_copies(hands[:, games], self.hands_twice[:, games], *planes)
+
+    def add_to_hands(self, hands, at, planes) -> None:
+        once, twice = hands.reshape(-1), self.hands_twice.reshape(-1)
+        once[at], twice[at] = add_copies(once[at], twice[at], planes[0], planes[1])
+
+    def add(self, masks, games, card) -> None:
+        masks[0, games], masks[1, games] = add_copies(masks[0, games], masks[1, games], card, _ZERO)
+
+    def given_hands(self, hands, num_envs, n) -> np.ndarray:
+        h = checks.card_mask_array("hands", hands)
+        shape = (num_envs, n, 2)
+        if h.shape != shape:
+            raise ValueError(f"hands must be {list(shape)} uint64 card masks (cards held, cards held twice), one row "
+                             f"per game, got {h.shape}")
+        return np.concatenate([h[:, :, 0], h[:, :, 1]], axis=1)
+
+    # ------------------------------------------------------------------ the hooks
+
+    def clear_table(self, e, games, leftover=None, directions=None) -> None:
+        """No trick waits on the table (a new deal, or its tricks just taken)."""
+        self.pending[:, games] = 0
+        self.pending_tricks[games] = 0
+        self.pending_clean[games] = 0
 
     def winner(self, e, games, tb) -> np.ndarray:
         """The British rules: identical cards cancel each other for winning; in trick order, identical trumps tie
@@ -136,7 +134,7 @@ class TwoDecksKernel(Kernel):
         leader = e.leader[games]
         tb = tb[(leader + np.arange(n)[:, None]) % n, np.arange(k)]
         key = highest_of_suit(tb, e.led[games])
-        key = np.where((tb & e.trick_twice[games]) != 0, -1, key)
+        key = np.where((tb & self.trick_twice[games]) != 0, -1, key)
         winner, best = first_highest(e._with_trumps(tb, key))
         return np.where(best >= 0, (leader + winner) % n, -1)
 
@@ -144,35 +142,34 @@ class TwoDecksKernel(Kernel):
         """A trick with no winner stays on the table and its leader leads again; the next winner takes every trick
         there (a last one with no winner goes to the winner of the trick before, else its leader)."""
         N = e.num_envs
-        twice = e.trick_twice[games]
-        e.trick_twice[games] = 0
+        twice = self.trick_twice[games]
+        self.trick_twice[games] = 0
         clean = (cards & e.valued_mask) == 0
         lost = winner < 0
         if lost.any():
             g = games[lost]
-            e.pending[0, g], e.pending[1, g] = add_copies(e.pending[0, g], e.pending[1, g], cards[lost], twice[lost])
-            e.pending_tricks[g] += 1
-            e.pending_clean[g] += clean[lost]
+            self.pending[0, g], self.pending[1, g] = add_copies(self.pending[0, g], self.pending[1, g], cards[lost],
+                                                                twice[lost])
+            self.pending_tricks[g] += 1
+            self.pending_clean[g] += clean[lost]
             leader = e.leader[games]
             again = lost & (e.hands.reshape(-1)[leader * N + games] != 0)
-            e.to_act[games[again]] = leader[again]
+            e._give_turn(games[again], leader[again])
             keep = ~again
             games, winner, cards, twice, clean, lost = (x[keep] for x in (games, winner, cards, twice, clean, lost))
             before = e.last_winner[games]
             winner = np.where(lost, np.where(before >= 0, before, e.leader[games]), winner)
             cards, twice = np.where(lost, _ZERO, cards), np.where(lost, _ZERO, twice)  # already on the table
-        waiting = e.pending[:, games]
+        waiting = self.pending[:, games]
         cards, twice = add_copies(cards, twice, waiting[0], waiting[1])
-        pen = e._collect(games, winner, (cards, twice), ~lost + e.pending_tricks[games],
-                         (clean & ~lost) + e.pending_clean[games])
-        e.pending[:, games] = 0
-        e.pending_tricks[games] = 0
-        e.pending_clean[games] = 0
+        pen = e._collect(games, winner, (cards, twice), ~lost + self.pending_tricks[games],
+                         (clean & ~lost) + self.pending_clean[games])
+        self.clear_table(e, games)
         return games, winner, pen, lost | (e.hands.reshape(-1)[winner * N + games] == 0)
 
     def arrays(self, e) -> dict[str, np.ndarray]:
-        return {"hands_twice": e.hands_twice, "received_twice": e.received_twice, "played_twice": e.moved_twice[1],
-                "sent_twice": e.sent_twice, "pending": e.pending}
+        return {"hands_twice": self.hands_twice, "received_twice": self.received_twice,
+                "played_twice": self.moved_twice[1], "sent_twice": self.sent_twice, "pending": self.pending}
 
     def encode(self, enc, tail, parts, s, me) -> None:
         put_counts(tail, parts["pending_trick_cards"], s["pending"], None)
@@ -198,8 +195,8 @@ class TwoDecksKernel(Kernel):
 
     def state(self, e) -> dict[str, np.ndarray]:
         t = lambda a: np.ascontiguousarray(a.T)  # noqa: E731
-        return {"hands_twice": t(e.hands_twice), "played_twice": t(e.moved_twice[1]),
-                "passed_twice": t(e.moved_twice[0]), "received_twice": t(e.received_twice)}
+        return {"hands_twice": t(self.hands_twice), "played_twice": t(self.moved_twice[1]),
+                "passed_twice": t(self.moved_twice[0]), "received_twice": t(self.received_twice)}
 
 
 def kernel(rules) -> TwoDecksKernel:
