@@ -16,8 +16,8 @@ are few. Tricks are read a suit at a time (:mod:`~bm_env.vector.suit_chunks`), w
 What this engine keeps beyond the base class, per game: the cards each seat passed per receiver (a pass can
 go to several receivers, or further on), every card on the trick, the lowest club dealt, the last trick's
 winner, the penalty points in play and the moon's shooter with what the shot is worth. The rest is the
-systems' own, held by their kernels, and cards move through the engine's card-set operations
-(:mod:`~bm_env.vector.card_sets`), which two decks replace. The rules are those of
+systems' own, held by their kernels (and read by name as the engine's: ``engine.kitty``), and cards move
+through the engine's card-set operations (:mod:`~bm_env.vector.card_sets`), which two decks replace. The rules are those of
 :class:`~bm_env.engine.deal.Deal`, which the differential tests hold this engine to, step by step.
 """
 

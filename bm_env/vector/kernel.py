@@ -28,8 +28,9 @@ HOOKS = {
     # dealing
     "allocate": "(e): make the system's state arrays (those of Kernel.state_arrays) for the engine's games",
     "pass_table": "(e) -> (receiver offset, cards passed) by direction of the pass cycle",
-    "start_deals": "(e, games, leftover, directions): games were dealt afresh; leftover: the deal rows' columns after "
-                   "the hands (Kernel.deals_leftover), directions: indices into the pass cycle",
+    "start_deals": "(e, games, leftover, directions): games were dealt afresh (the engine's own state is set); "
+                   "leftover: the deal rows' columns after the hands (Kernel.deals_leftover), directions: indices "
+                   "into the pass cycle",
     "given_leftover": "(e, given) -> [N, copies] the leftover cards given to reset (refused if malformed or missing)",
     # the pass
     "pick_receivers": "(e, games, offsets) -> the receiver offset of the card each passer picks now",

@@ -41,7 +41,7 @@ class ChargingKernel(Kernel):
                                      for s in range(n)], dtype=np.uint64)
         self.chargeable = np.array([1 << c for c in CHARGEABLE] + [0], dtype=np.uint64)  # by charge id - 52
         self.charge_mask = np.uint64((1 << 4 * n) - 1)
-        self.named_first_lead = rules.first_lead == "lowest_club"  # the lowest club leads: a charged 2♣ too
+        self.named_first_lead = rules.first_lead == "lowest_club"  # the first lead named stands, charged or not
         self.phases = {CHARGE: Phase(self.charge, self.legal, "choose")}
         self.hooks = {"allocate": self.allocate, "start_deals": self.start_deals, "after_passing": self.start,
                       "on_lead": self.note_lead, "play_filter": self.keep_charged_back,
