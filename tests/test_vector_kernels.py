@@ -103,6 +103,7 @@ def test_the_engine_plays_the_kernels_of_the_systems_in_use_and_holds_their_stat
     engine.reset()
     saved = engine.get_state()["arrays"]
     for k in kernels:
+        assert engine.kernel(k.name) is k
         for name in k.state_arrays:
             assert isinstance(getattr(k, name), np.ndarray) and getattr(engine, name) is getattr(k, name)
             assert np.array_equal(getattr(k, name), saved[name]), f"{k.name}: {name}"
@@ -119,3 +120,10 @@ def test_a_kernel_with_an_unknown_hook_is_refused_naming_the_hooks():
     k.name, k.hooks = "bare", {"on_trick": print}
     with pytest.raises(ValueError, match=r"bare kernel: unknown hook\(s\) \['on_trick'\]; the hooks: \['allocate'"):
         Hooks((k,))
+
+
+def test_a_computation_of_the_engine_replaced_twice_is_refused():
+    one, other = Kernel(), Kernel()
+    one.hooks = other.hooks = {"trick_winner": print}
+    with pytest.raises(ValueError, match="hook trick_winner replaces the engine's own: 2 kernels supply it"):
+        Hooks((one, other))
