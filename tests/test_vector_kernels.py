@@ -99,7 +99,8 @@ def test_the_engine_plays_the_kernels_of_the_systems_in_use_and_holds_their_stat
     rules = extension_rules(case)
     engine = make_engine(rules, 2, seed=0)
     kernels = engine.kernels
-    assert type(engine) is ExtendedEngine and [k.name for k in kernels] == [s.name for s in SYSTEMS if s.features(rules)]
+    assert type(engine) is ExtendedEngine
+    assert [k.name for k in kernels] == [s.name for s in SYSTEMS if s.features(rules)]
     engine.reset()
     saved = engine.get_state()["arrays"]
     for k in kernels:
@@ -112,7 +113,8 @@ def test_the_engine_plays_the_kernels_of_the_systems_in_use_and_holds_their_stat
 @pytest.mark.parametrize("preset", ["black_maria", "american_hearts", "petrone_black_mariah"])
 def test_the_classic_rules_have_no_kernels(preset):
     rules = make_rules(preset)
-    assert systems_with_kernels(rules) == () and kernels_for(rules) == () and type(make_engine(rules, 1)) is VectorEngine
+    assert systems_with_kernels(rules) == () and kernels_for(rules) == ()
+    assert type(make_engine(rules, 1)) is VectorEngine and make_engine(rules, 1).kernel("charging") is None
 
 
 def test_a_kernel_with_an_unknown_hook_is_refused_naming_the_hooks():

@@ -17,8 +17,9 @@ What this engine keeps beyond the base class, per game: the cards each seat pass
 go to several receivers, or further on), every card on the trick, the lowest club dealt, the last trick's
 winner, the penalty points in play and the moon's shooter with what the shot is worth. The rest is the
 systems' own, held by their kernels (and read by name as the engine's: ``engine.kitty``), and cards move
-through the engine's card-set operations (:mod:`~bm_env.vector.card_sets`), which two decks replace. The rules are those of
-:class:`~bm_env.engine.deal.Deal`, which the differential tests hold this engine to, step by step.
+through the engine's card-set operations (:mod:`~bm_env.vector.card_sets`), which two decks replace. The
+rules are those of :class:`~bm_env.engine.deal.Deal`, which the differential tests hold this engine to, step
+by step.
 """
 
 from __future__ import annotations
@@ -350,7 +351,8 @@ class ExtendedEngine(VectorEngine):
         return scores.T, rewards.T
 
     def _deal_scores(self, games: np.ndarray, subtract: np.ndarray) -> np.ndarray:
-        """Scores ``[n, games]`` of the deals of ``games``, their tricks played (``subtract``: each shooter's choice)."""
+        """Scores ``[n, games]`` of the deals of ``games``, whose tricks are played (``subtract``: each shooter's
+        choice)."""
         scores = (self.captured[:, games].astype(np.int32)
                   + self.rules.clean_trick_bonus * self.clean_tricks[:, games].astype(np.int32))
         penalty = self.penalty_taken[:, games].astype(np.int32)
