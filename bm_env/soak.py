@@ -36,6 +36,8 @@ from .engine.cards import cards_of
 from .engine.deal import IllegalActionError
 from .engine.record import RecordError, deal_record, match_record, replay_deal, replay_match
 from .engine.rules import PRESETS, Rules, make_rules
+from .systems import Bounds, bounds, dealing
+from .systems.teams import scoring_units
 from .vector import VectorEngine, make_engine
 from .vector.popcount import bitwise_count
 from .vector.support import UnsupportedRulesError, check_supported
@@ -90,14 +92,15 @@ def allowed_totals(rules: Rules, values: list[int], tricks: int) -> set[int] | N
 
     ``values`` holds one entry per card in play (both copies with two decks, the kitty
     included). The total is the sum of the values, plus the clean-trick bonus per clean
-    trick, moved by a moon; None where other rules decide it too (multipliers, charged
-    cards, teams, the sun), which the record replay checks instead.
+    trick, moved by a moon; None where a rule system moves the scores beyond that (multiplied
+    or charged cards, a sun, partners who score together: :func:`bm_env.systems.bounds`), which
+    the record replay checks instead.
     """
-    if (rules.ten_clubs_multiplier or rules.charging or rules.teams != "none" or rules.sun_points is not None):
+    n = rules.num_players
+    if bounds(rules) != Bounds() or any(len(unit) > 1 for unit in scoring_units(rules, n)):
         return None
     total = sum(values)
     penalty = sum(v for v in values if v > 0)
-    n = rules.num_players
     moves = {0}
     if rules.moon != "off" and penalty > 0:
         # The shooter's penalty points become -penalty (minus), or the others get +penalty each (plus).
@@ -121,7 +124,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     rng = np.random.default_rng(seed)
     batch = max(1, min(batch, deals))
     engine = make_engine(rules, batch_size=batch, seed=int(rng.integers(2**63)))
-    values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1] * rules.decks
+    values = [v for c, v in enumerate(rules.card_values) if rules.deck_mask() >> c & 1] * dealing(rules).copies
     allowed = allowed_totals(rules, values, rules.hand_size())
     totals = None if allowed is None else np.array(sorted(allowed), dtype=np.int64)
     games = np.arange(batch)
@@ -130,7 +133,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     while res.deals < deals and res.failures == 0:
         st = engine.state()
         where = f"{preset} {rules.num_players}p vector seed {seed} step {step}"
-        _check_vector_step(res, st, mask, games, rules, where)
+        _check_vector_step(res, engine, st, mask, games, where)
         actions = engine.random_actions(rng)
         if rng.random() < ILLEGAL_RATE * rules.num_players:
             _try_vector_illegal(res, engine, actions, st, rng, where)
@@ -148,7 +151,7 @@ def soak_vector(preset: str, rules: Rules, deals: int, seed: int, batch: int = 4
     return res
 
 
-def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.ndarray, rules: Rules,
+def _check_vector_step(res: SoakResult, engine: VectorEngine, st: dict, mask: np.ndarray, games: np.ndarray,
                        where: str) -> None:
     if not mask.any(axis=1).all():
         res.fail(f"{where}: game {int(np.flatnonzero(~mask.any(axis=1))[0])} has an empty mask for its actor")
@@ -156,20 +159,15 @@ def _check_vector_step(res: SoakResult, st: dict, mask: np.ndarray, games: np.nd
     if (st["legal"] & _CARD_IDS & ~actor_hand).any():
         res.fail(f"{where}: a legal card is not in the actor's hand")
     passing = (st["phase"] == 0)[:, None]
-    parts = [st["hands"], np.where(passing, st["passed"], np.uint64(0)), st["played"]]
-    if rules.decks == 2:  # the cards held, passed and played twice count again
-        parts += [st["hands_twice"], np.where(passing, st["passed_twice"], np.uint64(0)), st["played_twice"]]
-    if rules.kitty != "none":
-        # The kitty stays apart (its points to its taker) unless its taker added it to their hand
-        # (kitty_to_hand), from which they discard: then it is in the hands, played or discarded.
-        kitty, discarded = st["kitty"].reshape(len(games), -1), st["discarded"].reshape(len(games), -1)
-        in_hand = (st["kitty_taker"] >= 0) & ((st["phase"] == 3) | discarded.any(axis=1)) & rules.kitty_to_hand
-        parts += [np.where(in_hand[:, None], np.uint64(0), kitty), discarded]
-    parts = np.concatenate(parts, axis=1)
+    # The hands, the passes not yet moved, the cards played, and what the rule systems keep apart (a kitty, its
+    # discards, the second copies of two decks): every card of the deal, each copy once.
+    parts = np.concatenate([st["hands"], np.where(passing, st["passed"], np.uint64(0)), st["played"],
+                            engine.cards_apart(st)], axis=1)
     union = np.bitwise_or.reduce(parts, axis=1)
     count = bitwise_count(parts).astype(np.int64).sum(axis=1)
+    rules = engine.rules
     deck = rules.deck_mask()
-    bad = (union != np.uint64(deck)) | (count != deck.bit_count() * rules.decks)
+    bad = (union != np.uint64(deck)) | (count != deck.bit_count() * dealing(rules).copies)
     if bad.any():
         res.fail(f"{where}: game {int(np.flatnonzero(bad)[0])}: hands, passes, played cards and the kitty do not "
                  "partition the deck")
@@ -294,12 +292,10 @@ def _check_env_deal(res: SoakResult, raw, where: str) -> None:
     if deal.renege is not None:
         return
     dealt = Counter(c for pos in range(deal.num_players) for c in _dealt_cards(deal, pos)) + Counter(deal.kitty)
-    taken = Counter(c for _, cards, _ in deal.tricks for c in cards) + Counter(deal.kitty_discards)
-    if not deal.kitty_discards:
-        taken += Counter(deal.kitty)
+    taken = Counter(c for _, cards, _ in deal.tricks for c in cards) + Counter(deal.taken_apart())
     if taken != dealt:
-        res.fail(f"{where}: the tricks, kitty and discards hold {sorted((taken - dealt).elements())} more and "
-                 f"{sorted((dealt - taken).elements())} fewer cards than were dealt")
+        res.fail(f"{where}: the tricks and the cards taken apart from them hold {sorted((taken - dealt).elements())} "
+                 f"more and {sorted((dealt - taken).elements())} fewer cards than were dealt")
     if any(deal.hand_count(pos) for pos in range(deal.num_players)):
         res.fail(f"{where}: the deal ended with cards in hand")
     tricks = sum(dealt.values()) // deal.num_players

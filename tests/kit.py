@@ -39,6 +39,7 @@ from bm_env.engine.cards import NUM_CARDS, SUIT_MASKS, card_pretty, card_str, ca
 from bm_env.engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import PRESETS, Rules, direction_offset, make_rules
+from bm_env.systems import SYSTEMS, dealing
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -96,6 +97,12 @@ EXTENSIONS = {
     "pass-on-every-moon": ("american_hearts", 4, {"optional_pass": True, "moon": "shooter_choice",
                                                   "card_values": ONLY_QS}),
     "black-maria-moon-choice-queen": ("black_maria", 4, {"moon": "shooter_choice", "queen_when_safe": True}),
+    "domino-3": ("domino_hearts", 3, {}),
+    "domino-7-moon-choice-sun-queen": ("domino_hearts", 7, {"moon": "shooter_choice", "sun_points": 52,
+                                                            "queen_when_safe": True}),
+    "domino-4-tie-breaks-ten-clubs": ("domino_hearts", 4, {"tie_break": "tied_players", "ten_clubs_multiplier": True,
+                                                           "card_values": "turbo", "first_trick_no_points": True,
+                                                           "match_threshold": 20}),
 }
 
 
@@ -103,6 +110,15 @@ def extension_rules(name: str) -> Rules:
     """The rules of ``EXTENSIONS[name]``."""
     preset, n, options = EXTENSIONS[name]
     return make_rules(preset, n, **options)
+
+
+def vector_plays(rules: Rules) -> bool:
+    """Whether the vector engine plays ``rules``: every system in use plays there (not Domino Hearts)."""
+    return all(s.vector for s in SYSTEMS if s.features(rules))
+
+
+#: The extension configurations the vector engine plays.
+VECTOR_EXTENSIONS = {name: case for name, case in EXTENSIONS.items() if vector_plays(extension_rules(name))}
 
 
 # ---------------------------------------------------------------------------- card strings
@@ -480,8 +496,9 @@ def relabelled(deal: Deal, relabel: dict[int, int]) -> tuple[list, tuple[int, ..
     hands = []
     for once, twice in zip(deal.dealt, deal.dealt_twice):
         ids = [relabel.get(c, c) for c in cards_of(once) + cards_of(twice)]
-        hands.append(mask_of(ids) if deal.rules.decks == 1 else sorted(ids))
-    return hands, tuple(sorted(relabel.get(c, c) for c in deal.kitty))
+        hands.append(mask_of(ids) if not deal.two_decks else sorted(ids))
+    apart = [relabel.get(c, c) for c in deal.kitty]  # a stock keeps its order, a kitty is a set
+    return hands, tuple(apart if dealing(deal.rules).stock else sorted(apart))
 
 
 def relabelled_actions(actions: Sequence[int], relabel: dict[int, int]) -> list[int]:
@@ -489,14 +506,28 @@ def relabelled_actions(actions: Sequence[int], relabel: dict[int, int]) -> list[
     return [relabel.get(a, a) if a < NUM_CARDS else a for a in actions]
 
 
-def replays_legally(deal: Deal, hands, kitty, actions: Sequence[int]) -> bool:
-    """Whether ``actions`` are legal, in turn, on ``hands`` and ``kitty`` dealt as ``deal`` was."""
+def replays_legally(deal: Deal, hands, kitty, actions: Sequence[int], sizes=None) -> bool:
+    """Whether ``actions`` are legal, in turn, on ``hands`` and ``kitty`` dealt as ``deal`` was; with ``sizes``
+    (:func:`hand_sizes_along` of the original), whether every hand keeps its size at every step too, a public fact
+    that a relabelling of a stock can change (the cards Domino Hearts' players draw to follow)."""
     other = Deal(deal.rules, hands, deal.dealer, deal.pass_direction, kitty=kitty)
-    for a in actions:
+    for i, a in enumerate(actions):
         if not other.legal >> a & 1:
             return False
         other.step(a)
+        if sizes is not None and tuple(other.hand_count(q) for q in range(other.num_players)) != sizes[i]:
+            return False
     return True
+
+
+def hand_sizes_along(deal: Deal, hands, kitty, actions: Sequence[int]) -> list[tuple[int, ...]]:
+    """The size of every hand after each of ``actions``, played on ``hands`` and ``kitty`` dealt as ``deal`` was."""
+    other = Deal(deal.rules, hands, deal.dealer, deal.pass_direction, kitty=kitty)
+    out = []
+    for a in actions:
+        other.step(a)
+        out.append(tuple(other.hand_count(q) for q in range(other.num_players)))
+    return out
 
 
 def swap_unseen(rules, deal, hands, rng):

@@ -161,12 +161,12 @@ def test_both_heuristics_play_every_preset_legally(preset):
 
 
 @pytest.mark.parametrize("module, preset", [("heuristic", p) for p in PRESETS] + [
-    ("heuristic_v1", p) for p in PRESETS if p != "cancellation"])
+    ("heuristic_v1", p) for p in PRESETS if p not in ("cancellation", "domino_hearts")])
 def test_view_from_deal_equals_view_from_info(module, preset):
     # Playouts (pimc) build the view from the deal, the agent from the information state:
     # both must see the same position, at every decision of a deal. (heuristic_v1 is frozen
-    # with view_from_deal counting a card held twice once, two decks only; pimc, its only
-    # user of that view, does not play two decks.)
+    # with view_from_deal counting a card held twice once, and reading the cards in no hand as
+    # played, where a stock holds some; pimc, its only user of that view, plays neither.)
     import importlib
     from bm_env.evaluation.boards import make_board
 
@@ -180,7 +180,7 @@ def test_view_from_deal_equals_view_from_info(module, preset):
         assert [getattr(a, k) for k in h.View.__slots__] == [getattr(b, k) for k in h.View.__slots__]
         deal.step(h.choose(a))
         decisions += 1
-    assert decisions >= len(deal.tricks) * rules.num_players
+    assert decisions >= sum(len(cards) for _, cards, _ in deal.tricks)  # every card played was a decision
 
 
 # ------------------------------------------------------------------ the two views of a position
@@ -221,7 +221,7 @@ def play_comparing_views(module: str, rules, seed: int, allowed=frozenset()) -> 
         legal = cards_of(deal.legal)
         deal.step(h.choose(a) if chooser.random() < 0.5 else legal[chooser.randrange(len(legal))])
         decisions += 1
-    assert decisions >= len(deal.tricks) * len(deal.seats)
+    assert decisions >= sum(len(cards) for _, cards, _ in deal.tricks)  # every card played was a decision
     return decisions, differed
 
 

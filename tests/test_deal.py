@@ -14,7 +14,7 @@ import pytest
 from bm_env.engine.cards import cards_of, parse_card
 from bm_env.engine.deal import PLAY, Deal, IllegalActionError, deal_hands
 from bm_env.engine.rules import RulesError, make_rules
-from bm_env.engine.scoring import shooter_would_lead
+from bm_env.systems.moon import shooter_would_lead
 
 import kit
 

@@ -12,6 +12,7 @@ engine assigns one.
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 from pathlib import Path
 from types import ModuleType
@@ -23,8 +24,11 @@ from bm_env.engine.cards import cards_of
 from bm_env.engine import deal as deal_module
 from bm_env.engine.deal import Deal, clone_deal, deal_cards
 from bm_env.engine.rules import PRESETS, make_rules
+from bm_env.systems import SYSTEMS
 
 FIXED, VALUES, LISTS = Deal._FIXED_FIELDS, Deal._STATE_VALUES, Deal._STATE_LISTS
+#: The lists the deal declares itself, apart from those of the rule systems (RuleSystem.deal_lists).
+CORE_LISTS = [name for name in LISTS if not any(name in system.deal_lists for system in SYSTEMS)]
 DECLARED = set(FIXED) | set(VALUES) | set(LISTS)
 QUERIES = sorted(name for name, v in vars(Deal).items() if isinstance(v, property))
 PUBLIC = sorted(name for name in (*FIXED, *VALUES) if not name.startswith("_"))
@@ -76,7 +80,11 @@ def test_the_declaration_names_each_field_once_and_is_all_a_deal_can_hold():
     # The lists are private (a caller could change them), each read through a query of its name
     # (where passed cards went, through passed_to and received_from).
     assert all(name.startswith("_") for name in LISTS)
-    assert {name[1:] for name in LISTS} - set(QUERIES) == {"pass_receiver"}
+    assert {name[1:] for name in CORE_LISTS} - set(QUERIES) == {"pass_receiver"}
+    # a rule system's lists, through the queries of its module (domino.drew(deal, p)...)
+    for system in SYSTEMS:
+        module = importlib.import_module(f"bm_env.systems.{system.name}")
+        assert all(callable(getattr(module, name[1:], None)) for name in system.deal_lists), system.name
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

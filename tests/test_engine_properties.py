@@ -19,7 +19,7 @@ from bm_env.engine.deal import PASS, PLAY, Deal, clone_deal, deal_hands, pass_di
 from bm_env.engine.infostate import information_state
 from bm_env.engine.match import Match
 from bm_env.engine.rules import make_rules
-from bm_env.engine.scoring import match_would_end
+from bm_env.systems.match import match_would_end
 
 from kit import CLASSIC_COUNTS, PRESET_COUNTS
 

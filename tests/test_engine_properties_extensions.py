@@ -25,6 +25,7 @@ from bm_env.engine.deal import DONE, clone_deal
 from bm_env.engine.infostate import information_state
 from bm_env.engine.match import Match
 from bm_env.env.observation import encode
+from bm_env.systems import domino
 
 from kit import EXTENSIONS, extension_rules, play_random_deal
 
@@ -44,7 +45,10 @@ def test_every_copy_ends_in_one_pile_and_every_point_is_taken(name, seed):
     deal = play_random_deal(m, random.Random(seed))
     k = deal.num_players
     piles = Counter(c for _, cs, _ in deal.tricks for c in cs)
-    piles.update(deal.kitty_discards if rules.kitty_to_hand and deal.kitty_discards else deal.kitty)
+    if rules.domino:  # the stock's cards were drawn and played, or kept with the last hand
+        piles.update(c for p in range(k) for c in cards_of(domino.kept(deal, p)))
+    else:
+        piles.update(deal.kitty_discards if rules.kitty_to_hand and deal.kitty_discards else deal.kitty)
     assert piles == deck_copies(rules, k)
     assert all(h == 0 for h in deal.hands) and all(h == 0 for h in deal.hands_twice)
     # Every point is captured: the values (after any charges) of all copies, kitty included.

@@ -98,6 +98,7 @@ FALLBACK_CASES = {
     "charging": ("turbo", ()),
     "booster_nines": ("booster", ()),
     "teams": ("partnership", ()),
+    "domino": ("domino-3", ("hand",)),
 }
 
 

@@ -33,7 +33,7 @@ def test_feature_observation_equals_encoder_every_step(case):
         assert "charge" in phases
     if rules.kitty_to_hand:
         assert "discard" in phases
-    if kw.get("card_values") == ONLY_QS and rules.moon_choice:
+    if kw.get("card_values") == ONLY_QS and rules.moon == "shooter_choice":
         assert "moon" in phases
     if rules.optional_pass:
         assert deal_run["pass_on"] + match_run["pass_on"] > 0

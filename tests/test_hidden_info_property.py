@@ -24,7 +24,8 @@ from bm_env.engine.record import deal_record
 from bm_env.engine.rules import PRESETS, make_rules
 from bm_env.pictures.replay import replay_html
 
-from kit import EXTENSIONS, PRESET_COUNTS, relabelled, relabelled_actions, replays_legally, unseen_cards
+from kit import (EXTENSIONS, PRESET_COUNTS, hand_sizes_along, relabelled, relabelled_actions, replays_legally,
+                 unseen_cards)
 
 #: Every preset (at a player count it allows, drawn) and every extension configuration.
 PRESET_CASES = {p: (p, [n for q, n in PRESET_COUNTS if q == p], {}) for p in PRESETS}
@@ -64,12 +65,13 @@ def _relabelling(deal: Deal, seat: int, actions, rng: np.random.Generator):
     them all, the later ones two to four of them, which a late point more often allows."""
     unseen = unseen_cards(deal, seat)
     original = (*relabelled(deal, {}), actions)
+    sizes = hand_sizes_along(deal, *original)
     for draw in range(DRAWS):
         ids = unseen if draw < DRAWS // 2 else list(rng.choice(unseen, size=min(len(unseen), 2 + draw % 3),
                                                                  replace=False))
         relabel = dict(zip(ids, (int(c) for c in rng.permutation(ids))))
         found = (*relabelled(deal, relabel), relabelled_actions(actions, relabel))
-        if found != original and replays_legally(deal, *found):
+        if found != original and replays_legally(deal, *found, sizes=sizes):
             return found
     return None
 
@@ -79,7 +81,7 @@ def _views(rules, hands, kitty, dealer, direction, actions, seat):
     replay page; and the deal's record."""
     e = raw_env(rules=rules, render_mode="ansi", render_seat=seat)
     options = {"hands": hands, "dealer": dealer, "pass_direction": direction}
-    if rules.kitty != "none":
+    if rules.kitty_size(len(hands)):
         options["kitty"] = kitty
     e.reset(seed=0, options=options)
     me = f"player_{seat}"

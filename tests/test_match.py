@@ -19,7 +19,7 @@ from bm_env.engine.deal import PASS
 from bm_env.engine.match import Match
 from bm_env.env.rewards import deal_rewards
 from bm_env.engine.rules import make_rules
-from bm_env.engine.scoring import match_would_end
+from bm_env.systems.match import match_would_end
 
 import kit
 

@@ -28,7 +28,7 @@ def _text(page: str) -> str:
 
 #: The named card-value tables a rules option may give (``card_values="spot"``), as docs/rules.md lists them.
 VALUE_TABLE_NAMES = ("black_maria", "hearts", "dirty_lady", "slippery_anne", "omnibus", "omnibus_ten_diamonds",
-                     "spot", "spot_pip", "pink_lady", "turbo", "petrone")
+                     "spot", "spot_pip", "hearts_only", "pink_lady", "turbo", "petrone")
 DECK_TABLE_NAMES = ("black_maria", "black_maria_26", "american_hearts", "full")
 
 

@@ -13,7 +13,8 @@ from bm_env.engine.deal import MOON, Deal, IllegalActionError
 from bm_env.engine.infostate import information_state
 from bm_env.env.rewards import deal_rewards
 from bm_env.engine.rules import RulesError, make_rules
-from bm_env.engine.scoring import deal_scores, moon_shooter
+from bm_env.engine.scoring import deal_scores
+from bm_env.systems.moon import moon_shooter
 
 from kit import SWEEP, cards, legal_text, play_sweep, sweep_rules
 

@@ -27,6 +27,7 @@ OPTION_MODULE = {
     "exact_reset": "match", "tie_break": "match",
     "decks": "two_decks", "kitty": "kitty", "kitty_to_hand": "kitty", "queen_when_safe": "queen_when_safe",
     "charging": "charging", "ten_clubs_multiplier": "ten_clubs", "booster_nines": "booster_nines", "teams": "teams",
+    "domino": "domino",
 }
 
 
@@ -135,7 +136,8 @@ def test_the_world_observation_refuses_the_systems_whose_cells_change_with_the_p
     from bm_env.engine.deal import Deal, deal_cards
     from bm_env.env.observation import encode_in_world, offsets, size_for
 
-    assert {s.name for s in SYSTEMS if s.changes_in_play} == {"two_decks", "kitty", "charging", "booster_nines"}
+    assert {s.name for s in SYSTEMS if s.changes_in_play} == {"two_decks", "kitty", "charging", "booster_nines",
+                                                              "domino"}
     rules = make_rules(preset, **options)
     moving = sorted(f for s in SYSTEMS if s.changes_in_play for f in s.features(rules))
     hands, kitty = deal_cards(rules, rules.num_players, 0, np.random.default_rng(0))

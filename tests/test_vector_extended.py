@@ -19,7 +19,7 @@ from bm_env.engine.rules import make_rules
 from bm_env.vector import make_engine
 from bm_env.vector.extended import ExtendedEngine
 
-from kit import EXTENSIONS, ONLY_QS, choose_legal, given_arrays, play_side_by_side
+from kit import EXTENSIONS, ONLY_QS, VECTOR_EXTENSIONS, choose_legal, given_arrays, play_side_by_side
 
 def test_make_engine_picks_the_class_and_the_classic_class_refuses_extension_rules():
     from bm_env.vector import UnsupportedRulesError, VectorEngine
@@ -32,7 +32,7 @@ def test_make_engine_picks_the_class_and_the_classic_class_refuses_extension_rul
         make_engine("black_maria", 1)
 
 
-@pytest.mark.parametrize("case", sorted(EXTENSIONS))
+@pytest.mark.parametrize("case", sorted(VECTOR_EXTENSIONS))
 def test_extension_presets_and_options_match_the_reference(case):
     preset, n, kw = EXTENSIONS[case]
     rules = make_rules(preset, n, **kw)
@@ -46,7 +46,7 @@ def test_extension_presets_and_options_match_the_reference(case):
         assert seen["pass_on"] > 0
     if kw.get("card_values") == ONLY_QS:
         assert seen["moons"] == seen["deals"]
-        if rules.moon_choice:
+        if rules.moon == "shooter_choice":
             assert "moon" in seen["phases"]
 
 
@@ -58,7 +58,7 @@ def test_team_rewards_match_the_reference(mode, normalise):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", sorted(EXTENSIONS))
+@pytest.mark.parametrize("case", sorted(VECTOR_EXTENSIONS))
 def test_many_deals_of_each_extension_match_the_reference(case):
     preset, n, kw = EXTENSIONS[case]
     play_side_by_side(make_rules(preset, n, **kw), batch=32, deals=600, seed=100 + len(case))

@@ -75,9 +75,10 @@ def test_a_match_keeps_totals_and_shows_the_previous_deal():
     assert [sum(d.scores[s] for d in counted) for s in range(3)] == view["match_totals"]
 
 
-@pytest.mark.parametrize("preset,players", [("american_hearts", 4), ("turbo_hearts", 4), ("cancellation", 6)])
+@pytest.mark.parametrize("preset,players", [("american_hearts", 4), ("turbo_hearts", 4), ("cancellation", 6),
+                                            ("domino_hearts", 4)])
 def test_other_presets_play_through(preset, players):
-    """Charging (action ids), two decks and a kitty go through the same API."""
+    """Charging (action ids), two decks, a kitty and a stock go through the same API."""
     c = client(GameStore())
     r = c.post("/api/games", json={"rules": preset, "players": players, "opponents": "heuristic", "seed": 5}).json()
     view = play_out(c, r["id"], r["view"], random.Random(3))

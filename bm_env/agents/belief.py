@@ -103,7 +103,7 @@ def load_belief(text: str | os.PathLike, rules: Rules) -> BeliefNet:
     if state.get("layout_version") != observation.LAYOUT_VERSION:
         raise ValueError(f"belief {path!r} reads observation layout {state.get('layout_version')}; this code "
                          f"writes layout {observation.LAYOUT_VERSION}: train it again")
-    if state.get("rules") != rules.to_dict():
+    if not rules.same_as(state.get("rules")):
         raise ValueError(f"belief {path!r} was trained for other rules than these; train one for them")
     arch = state.get("arch")
     want = {"kind": "belief_mlp", "obs_size": observation.size_for(rules), "num_players": rules.num_players}

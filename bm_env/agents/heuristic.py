@@ -49,7 +49,8 @@ from ..engine.actions import CHARGE_DONE, MOON_ADD, MOON_SUBTRACT
 from ..engine.cards import FULL_DECK, HEARTS, NUM_CARDS, NUM_RANKS, SUIT_MASKS, mask_of
 from ..engine.deal import CHARGE, DISCARD, MOON, PASS, Deal
 from ..engine.infostate import InfoState
-from ..engine.rules import Rules, partner_of, per_rules
+from ..engine.rules import Rules, per_rules
+from ..systems import teams
 
 _SUIT_OF = tuple(c // NUM_RANKS for c in range(NUM_CARDS))
 _BELOW = tuple(SUIT_MASKS[c // NUM_RANKS] & ((1 << c) - 1) for c in range(NUM_CARDS))  # same suit, lower
@@ -138,8 +139,9 @@ def view_from_deal(deal: Deal) -> View:
     hands = deal.hands
     hand = hands[p]
     phase = deal.phase
+    partner = teams.partner(deal.rules, p)
     if phase == PASS:
-        to_partner = deal.rules.teams != "none" and deal.pass_offset == 2
+        to_partner = partner is not None and deal.pass_offset == 2
         return View(t, PASS, hand, deal.legal, (), -1, 0, (), deal.pass_count - len(deal.pass_picks[p]),
                     to_partner=to_partner)
     if phase in (CHARGE, DISCARD, MOON):
@@ -153,12 +155,12 @@ def view_from_deal(deal: Deal) -> View:
     later = tuple((voids[q], deal.hand_count(q) if deal.two_decks else hands[q].bit_count())
                   for q in ((p + i) % k for i in range(1, k - len(trick))))
     partner_best = guard = False
-    if deal.rules.teams != "none":
+    if partner is not None:
         if trick:
             best = _winner(trick, t.trumps)
-            partner_best = (deal.leader + trick.index(best)) % k == partner_of(p)
+            partner_best = (deal.leader + trick.index(best)) % k == partner
         pen = deal.penalty_taken
-        team = pen[p] + pen[partner_of(p)]
+        team = pen[p] + pen[partner]
         guard = team == 0 and sum(pen) - team > 0
     return View(t, "play", hand, deal.legal, tuple(trick), deal.led_suit if trick else -1, t.deck & ~gone & ~hand, later, 0,
                 partner_best, False, guard)

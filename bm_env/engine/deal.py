@@ -420,6 +420,11 @@ class Deal:
         k = self.num_players
         return tuple((leader + i) % k for i in range(len(cards)))
 
+    def taken_apart(self) -> tuple[int, ...]:
+        """The cards taken outside the tricks so far, ascending (a kitty or its taker's discards, the cards the last
+        player kept: :data:`~bm_env.systems.component.DEAL_HOOKS`' ``taken_apart``); none in the classic rules."""
+        return tuple(sorted(c for taken in self._hooks.taken_apart for c in taken(self)))
+
     @property
     def played_in_trick(self) -> int:
         """Cards of the trick in progress, as a mask."""

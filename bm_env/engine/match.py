@@ -14,8 +14,8 @@ import numpy as np
 
 from .deal import Deal, deal_cards, pass_direction_for
 from .rules import Rules
+from ..systems.match import match_would_end
 from ..systems.teams import side_totals, sides
-from .scoring import match_would_end
 
 
 class Match:

@@ -130,11 +130,6 @@ class Rules(_Options):
         return bin(self.deck_mask(n)).count("1") * dealing(self).copies - self.hand_size(n) * n
 
     @property
-    def moon_choice(self) -> bool:
-        """Whether a moon shooter (or shooting team) chooses how the moon scores, with an action."""
-        return self.moon == "shooter_choice"
-
-    @property
     def uses_extensions(self) -> tuple[str, ...]:
         """Names of the extension features in use, read off the rule systems (:mod:`bm_env.systems`);
         empty for the classic presets. Each names the observation parts it adds."""
@@ -187,6 +182,14 @@ class Rules(_Options):
                 v = list(v)
             out[f.name] = v
         return out
+
+    def same_as(self, data: Any) -> bool:
+        """Whether ``data``, a rules dict a file holds (a checkpoint, a training state, a belief), names these
+        rules (:meth:`from_dict`'s reading: a dict written before an option was added still does)."""
+        try:
+            return Rules.from_dict(data) == self
+        except (RulesError, TypeError):
+            return False
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Rules":

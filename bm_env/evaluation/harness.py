@@ -86,8 +86,10 @@ class EvalResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "EvalResult":
-        """The result :meth:`EvalResult.to_dict` wrote (``evaluation.json``), read back."""
-        return cls(**{**d, "agents": [AgentReport(**a) for a in d["agents"]]})
+        """The result :meth:`EvalResult.to_dict` wrote (``evaluation.json``), read back; its rules as this code writes
+        them (an option added since it was written takes its place, at the default it was played with)."""
+        rules = Rules.from_dict(d["preset_rules"]).to_dict()
+        return cls(**{**d, "preset_rules": rules, "agents": [AgentReport(**a) for a in d["agents"]]})
 
     def board_advantages(self, label: str) -> np.ndarray:
         """Agent ``label``'s mean on each board minus that board's fair share, signed so that

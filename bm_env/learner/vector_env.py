@@ -34,7 +34,7 @@ except ImportError:  # gymnasium before 1.1 names no autoreset modes; its SyncVe
 
 from ..engine import checks
 from ..engine.rules import Rules
-from ..engine.scoring import match_would_end
+from ..systems.match import match_would_end
 from ..systems.teams import side_totals
 from ..env.aec import EPISODES, _checked_rules
 from ..env.observation import features, offsets

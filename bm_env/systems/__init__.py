@@ -66,6 +66,7 @@ class DealHooks:
     next_player: tuple[Callable[..., Any], ...]
     before_follow: tuple[Callable[..., Any], ...]
     trick_positions: tuple[Callable[..., Any], ...]
+    taken_apart: tuple[Callable[..., Any], ...]
     before_scoring: tuple[Callable[..., Any], ...]
     phases: Mapping[str, Callable[..., None]]
     rules: Rules

@@ -45,6 +45,8 @@ DEAL_HOOKS = {
                    "round the table (one who is out of the deal is passed over)",
     "before_follow": "(deal, position): the position is about to follow (it may draw cards first)",
     "trick_positions": "(deal, trick index, leader, cards played) -> the positions that played them, in order",
+    "taken_apart": "(deal) -> the cards taken outside the tricks (the kitty or its discards, what the last player "
+                   "kept)",
     "trick_end": "(deal): the trick in progress has been won",
     "trick_full": "(deal, next position) -> bool: the trick, full, goes round again (True; Booster Nines)",
     "trick_won": "(deal, winner, penalty points) -> bool: the system takes the deal on from here (True: a phase of "
@@ -106,6 +108,7 @@ class InfoField:
     type: Any  # its type, as the field's annotation
     default: Any  # its value where the system is not in use
     meaning: str  # what it tells, and to whom (public, or the seat's own)
+    cards: bool = False  # it holds card ids (a tuple of them, or one per seat), which views write as card names
 
 
 def _informs_nothing(*args: Any) -> Mapping[str, Any]:

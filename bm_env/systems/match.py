@@ -6,7 +6,7 @@ the tied players; Pagat and Petrone's rules play to a threshold and play on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..engine.checks import shown
 from .component import Option, RuleSystem
@@ -39,6 +39,19 @@ def _problem(r: Rules) -> str | None:
         return (f"match_floor={r.match_floor} must be negative: someone at or below it ends the match, "
                 "and totals start at 0")
     return None
+
+
+def match_would_end(rules: Rules, totals: Sequence[int], deals_played: int) -> bool:
+    """Whether the match-end rule fires for these totals after ``deals_played`` deals."""
+    if rules.match_floor is not None and min(totals) <= rules.match_floor:
+        return True
+    if rules.match_end == "deals":
+        return deals_played >= rules.match_deals
+    # Either sign convention ends on the highest total: the loser's in the Hearts family,
+    # the leader's in Petrone's game.
+    if rules.match_end == "threshold_reached":
+        return max(totals) >= rules.match_threshold
+    return max(totals) > rules.match_threshold  # threshold_passed
 
 
 SYSTEM = RuleSystem(

@@ -182,7 +182,7 @@ class Trainer:
             return
         path = latest_state(source)
         data = load_state(path)
-        if data.get("rules") != self.rules.to_dict():
+        if not self.rules.same_as(data.get("rules")):
             raise TrainingStateError(f"init_from: training state {path!r} was trained on other rules than this config's")
         try:
             self._load_learned(data)
@@ -276,7 +276,7 @@ class Trainer:
                     f"on Ray ({len(data['ray_actors'])} rollout actors): resume it with --ray ADDRESS" if on_ray
                     else "without Ray: resume it without --ray"))
         trainer = cls(config, run_dir, quiet, log, ray_address, fresh=False)
-        if data.get("rules") != trainer.rules.to_dict():
+        if not trainer.rules.same_as(data.get("rules")):
             raise TrainingStateError(f"training state {path!r} was saved for other rules than its config makes")
         try:
             trainer._load_learned(data)

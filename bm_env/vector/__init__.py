@@ -6,8 +6,10 @@ the acting player of every game, the observation and mask of :mod:`bm_env.env.ob
 (:func:`check_supported`); for rules with the extension options (charging, boosts, the 10♣
 multiplier, kitties, scatter and optional passes, the moon choice and the sun,
 ``queen_when_safe``, teams, two decks) its subclass
-:class:`~bm_env.vector.extended.ExtendedEngine`, with the extra decision ids in the masks. Its Gymnasium face for one learning seat, with the other seats'
-players inside the step, is :func:`bm_env.learner.make_vector_env`.
+:class:`~bm_env.vector.extended.ExtendedEngine`, with the extra decision ids in the masks, which
+calls the systems' kernels (``bm_env/systems/<name>/vector.py``, found by :mod:`.kernel`). Its
+Gymnasium face for one learning seat, with the other seats' players inside the step, is
+:func:`bm_env.learner.make_vector_env`.
 """
 
 from .engine import VectorEngine

@@ -20,20 +20,23 @@ _CARD = np.uint32(63)
 
 
 class DealSource:
-    """Uniformly random deals, one row ``[width]`` of uint64 card masks each.
+    """Uniformly random deals of ``copies`` of each card of the rules' deck, one row ``[width]`` of uint64 card
+    masks each.
 
-    A row holds seat ``s``'s hand in column ``s``; with two decks the cards each seat holds
-    twice follow (columns ``n..2n-1``), and with a kitty rule the kitty's cards (and those
-    it holds twice) come last. Classic rules have rows of just the ``n`` hands.
+    A row holds seat ``s``'s hand in column ``s``; with two copies (two decks) the cards each
+    seat holds twice follow (columns ``n..2n-1``), and with ``leftover`` (a kitty) the cards
+    left over after an even deal (and those it holds twice) come last. Classic rules have rows
+    of just the ``n`` hands.
     """
 
-    def __init__(self, rules: Rules, rng: np.random.Generator, block: int = 4096) -> None:
+    def __init__(self, rules: Rules, rng: np.random.Generator, block: int = 4096, copies: int = 1,
+                 leftover: bool = False) -> None:
         self.rng = rng
         self.n = rules.num_players
-        self.decks = rules.decks
-        self.deck = np.array(cards_of(rules.deck_mask()) * rules.decks, dtype=np.uint32)
+        self.copies = copies
+        self.deck = np.array(cards_of(rules.deck_mask()) * copies, dtype=np.uint32)
         self.dealt = self.deck.size - rules.kitty_size()
-        self.width = self.n * self.decks + (self.decks if rules.kitty != "none" else 0)
+        self.width = self.n * copies + (copies if leftover else 0)
         self.block = block
         self._hands = np.empty((0, self.width), dtype=np.uint64)
         self._next = 0
@@ -59,7 +62,7 @@ class DealSource:
         # as far as the cards go; the rest is the kitty.
         dealt = bits[:self.dealt].reshape(-1, self.n, count)
         kitty = bits[self.dealt:, None, :]
-        if self.decks == 1:
+        if self.copies == 1:
             parts = [np.bitwise_or.reduce(dealt, axis=0)]
             if self.width > self.n:
                 parts.append(np.bitwise_or.reduce(kitty, axis=0))

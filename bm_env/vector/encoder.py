@@ -110,8 +110,9 @@ class Encoder:
         assert o["tricks_played"].start == self.numbers.start + 1 and o["points_taken"].start == self.numbers.start + 2
         self.constants = slice(o["match_scores"].start, self.size)
         self.constant_values = row[self.constants]
-        #: Whether some points are private to a seat (a kitty's: ``public_cells`` holds the others' view).
-        self.private_points = rules.kitty_size() > 0
+        #: Whether some points are private to a seat (``public_cells`` then holds the others' view): never under the
+        #: classic rules; :class:`~bm_env.vector.feature_encoder.FeatureEncoder` asks the systems in use.
+        self.private_points = False
 
         # Row r, column `observer`: the seat r places to the observer's left (scaled per batch size).
         self.rel_seat = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n

@@ -20,20 +20,23 @@ together stays in step), a step needs no per-game phase masks.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from ..engine import checks
 from ..engine.cards import HEARTS, NUM_CARDS, NUM_RANKS, QUEEN_SPADES, SUIT_MASKS, card_str, cards_of
 from ..engine.deal import IllegalActionError
-from ..engine.rules import SCATTER, Rules, direction_offset
+from ..engine.rules import Rules, direction_offset
 from .deals import DealSource
 from .encoder import Encoder, number_cells
 from .popcount import bitwise_count
 from .positions import Positions
 from .scoring import deal_rewards, deal_scores
 from .support import UnsupportedRulesError, check_supported
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
 
 PASSING, PLAYING = 0, 1
 _ONE = np.uint64(1)
@@ -74,14 +77,15 @@ class VectorEngine:
     :attr:`final_observers` names, where set) in row ``g`` of :attr:`final_obs`; rows of
     other games hold older deals' ends.
 
-    This class plays the classic rules; rules with the extension options (``Rules.uses_extensions``)
+    This class plays the classic rules; rules with extension systems in use (``Rules.uses_extensions``)
     are played by its subclass :class:`~bm_env.vector.extended.ExtendedEngine`, which has the same
-    interface. :func:`~bm_env.vector.make_engine` builds the one the rules need.
+    interface and calls the systems' kernels. :func:`~bm_env.vector.make_engine` builds the one the rules need.
     """
 
-    _encoder_class = Encoder
     #: Whether this class plays the extension options (``Rules.uses_extensions``).
     plays_extensions = False
+    #: The kernels of the rule systems in use (:mod:`bm_env.vector.kernel`): none under the classic rules.
+    kernels: tuple[Kernel, ...] = ()
 
     def __init__(self, rules: Rules, batch_size: int, reward: str = "score", normalise: bool = False,
                  seed: int | None = None, final_observations: bool = False) -> None:
@@ -108,7 +112,7 @@ class VectorEngine:
         #: None, or ``[N]`` seats: the seat of each game whose view :attr:`final_obs` keeps (instead of the last player's).
         self.final_observers: np.ndarray | None = None
         self._rng = np.random.default_rng(seed)
-        self._source = DealSource(rules, self._rng, block=min(max(N, 256), 8192))
+        self._source = self._deal_source(self._rng, block=min(max(N, 256), 8192))
         self._started = False
 
     def _read_rules(self, rules: Rules) -> None:
@@ -130,16 +134,25 @@ class VectorEngine:
         low = self.deck & _CLUBS
         self.lowest_club = np.uint64(low & -low)
         self.suit_masks = np.array(SUIT_MASKS, dtype=np.uint64)
-        # A scatter deal (an extension) has no single receiver: offset 0, but it passes.
-        scatter = np.array([d == SCATTER for d in rules.pass_cycle])
-        self.dir_offsets = np.array([0 if d == SCATTER else direction_offset(d, n) for d in rules.pass_cycle],
-                                    dtype=np.int64)
-        self.dir_passes = np.where((self.dir_offsets > 0) | scatter, rules.passes_for(), 0)
-        self.encoder = enc = self._encoder_class(rules)
+        self.dir_offsets, self.dir_passes = self._pass_table(rules)
+        self.encoder = enc = self._new_encoder(rules)
         self._phase_mask, self._led_mask, self._broken_bit = enc.phase_mask, enc.led_mask, enc.broken_bit
         breaks = [c // NUM_RANKS == HEARTS or (rules.queen_breaks_hearts and c == QUEEN_SPADES) for c in range(NUM_CARDS)]
         self._break_bits = np.where(breaks, enc.broken_bit, np.uint64(0))  # by card: its flag bit if it breaks hearts
         self._next_seat = np.roll(np.arange(n), -1)  # seat to the left of each seat
+
+    def _pass_table(self, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+        """By direction of the pass cycle: the receiver's seat offset and the cards each player passes (0: a hold)."""
+        offsets = np.array([direction_offset(d, self.n) for d in rules.pass_cycle], dtype=np.int64)
+        return offsets, np.where(offsets > 0, rules.passes_for(), 0)
+
+    def _new_encoder(self, rules: Rules) -> Encoder:
+        """The encoder of this engine's observation rows."""
+        return Encoder(rules)
+
+    def _deal_source(self, rng: np.random.Generator, block: int) -> DealSource:
+        """The source of this engine's random deals, drawn from ``rng`` ``block`` deals at a time."""
+        return DealSource(self.rules, rng, block)
 
     def _allocate_state(self) -> None:
         """Every game's state, one array per quantity (``[n, N]`` per seat, ``[N]`` per game)."""
@@ -209,7 +222,7 @@ class VectorEngine:
             raise ValueError("a kitty is given with the hands it goes with (reset(hands=..., kitty=...))")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-            self._source = DealSource(self.rules, self._rng, self._source.block)
+            self._source = self._deal_source(self._rng, self._source.block)
         if dealers is None:
             dealers = self._rng.integers(n, size=N) if hands is None else np.zeros(N, dtype=np.int64)
         if given_directions is None:
@@ -290,7 +303,7 @@ class VectorEngine:
         bonus, the classic rules): elsewhere no game is settled before its end.
         """
         N = self.num_envs
-        if self.rules.uses_extensions or self.rules.clean_trick_bonus:
+        if self.rules.clean_trick_bonus:
             return np.zeros(N, dtype=bool), np.zeros((N, self.n), dtype=np.int32)
         left = np.bitwise_or.reduce(self.hands | self.trick_bits, axis=0)
         settled = (self.phase == PLAYING) & ((left & self.valued_mask) == 0)
@@ -463,6 +476,14 @@ class VectorEngine:
                      "in_trick", "tricks", "deal_number", "direction", "pass_offset", "pass_count", "flag_bits",
                      "dealer_leader", "legal", "_own")
 
+    def kernel(self, name: str) -> Kernel | None:
+        """The kernel of the rule system ``name`` where it is in use (its state for every game), else None."""
+        return next((k for k in self.kernels if k.name == name), None)
+
+    def _holder_of(self, name: str) -> object:
+        """The object that holds the state array ``name`` (of :attr:`_STATE_ARRAYS`): this engine."""
+        return self
+
     def get_state(self) -> dict:
         """Everything that decides how these games go on, for a training checkpoint to resume from.
 
@@ -472,7 +493,7 @@ class VectorEngine:
         """
         if not self._started:
             raise RuntimeError("call reset() before get_state(): there are no games yet")
-        arrays = {name: getattr(self, name).copy() for name in self._STATE_ARRAYS}
+        arrays = {name: getattr(self._holder_of(name), name).copy() for name in self._STATE_ARRAYS}
         if self.keep_final:
             arrays["final_obs"] = self.final_obs.copy()
         arrays["undealt"] = self._source.undealt().copy()
@@ -499,7 +520,7 @@ class VectorEngine:
                              f"this engine needs {needed}")
         taken = {}
         for name in names:
-            mine, saved = getattr(self, name), np.asarray(arrays[name])
+            mine, saved = getattr(self._holder_of(name), name), np.asarray(arrays[name])
             if saved.shape != mine.shape or saved.dtype != mine.dtype:
                 raise ValueError(f"engine state array {name!r} is {saved.dtype}{list(saved.shape)}, "
                                  f"expected {mine.dtype}{list(mine.shape)}")
@@ -514,7 +535,7 @@ class VectorEngine:
         except (TypeError, ValueError, KeyError) as e:
             raise ValueError(f"engine state 'generator' is not a {type(generator).__name__} state ({e})") from None
         for name, value in taken.items():
-            setattr(self, name, value)
+            setattr(self._holder_of(name), name, value)
         self._rng.bit_generator.state = generator.state
         self._source.set_undealt(undealt)
         self._started = True
@@ -532,6 +553,12 @@ class VectorEngine:
             "pass_direction": np.array(self.rules.pass_cycle, dtype=object)[self.direction],
             "deal_number": self.deal_number.copy(),
         }
+
+    def cards_apart(self, st: dict[str, np.ndarray]) -> np.ndarray:
+        """``[N, m]`` card masks of the cards a :meth:`state` ``st`` holds apart from its hands, passes and plays
+        (a kitty, its discards, the copies held twice): with those, every card of the deal once per copy. The
+        classic rules keep none apart."""
+        return np.zeros((self.num_envs, 0), dtype=np.uint64)
 
     # ------------------------------------------------------------------ internals
 

@@ -6,16 +6,17 @@ deals, so the ``others_plus_unless_win`` moon is judged as in the first deal of 
 match: totals zero and no deal played before. :func:`deal_scores` serves the classic
 rules, whose moon is read from the points alone; :func:`unit_scores` the extension ones,
 where the engine has found the shooter (a partnership's, or the sun's) and the shooter
-may have chosen, and where partners score as one and the 10♣ multiplies.
+may have chosen, and where the systems in use have made the points of the units that
+score together (partners) and their multipliers (the 10♣).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..engine.rules import Rules, partner_of
-from ..engine.scoring import match_would_end, shooter_would_lead
+from ..engine.rules import Rules
 from ..env.rewards import REWARD_MODES, deal_scale
+from ..systems.moon.vector import moon_scores
 
 
 def deal_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
@@ -28,67 +29,31 @@ def deal_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, c
     if not shooter.any():
         return scores
     moon = shooter.any(axis=0)
-    return np.where(moon, _moon(rules, scores, penalty_taken, shooter, penalty_total, None), scores)
+    return np.where(moon, moon_scores(rules, scores, penalty_taken, shooter, penalty_total, None), scores)
 
 
-def _moon(rules: Rules, scores: np.ndarray, penalty_taken: np.ndarray, shooters: np.ndarray, total,
-          subtract: np.ndarray | None) -> np.ndarray:
-    """Every game's scores ``[n, games]`` as if its moon was shot by the seats ``shooters`` (a
-    partnership: both partners) for ``total`` points, under the rules' moon scoring;
-    ``subtract`` is the shooter's choice under ``shooter_choice``."""
-    bonus = scores - penalty_taken
-    minus = bonus - total * shooters
-    plus = bonus + total * ~shooters
-    if rules.moon == "shooter_minus":
-        return minus
-    if rules.moon == "others_plus":
-        return plus
-    if rules.moon == "shooter_choice":
-        return np.where(subtract, minus, plus)
-    # others_plus_unless_win, with zero totals before this first deal
-    chosen = plus.copy()
-    for g in np.flatnonzero(shooters.any(axis=0)):
-        after = [int(x) for x in plus[:, g]]
-        s = int(np.argmax(shooters[:, g]))
-        if match_would_end(rules, after, 1) and not shooter_would_lead(rules, after, s):
-            chosen[:, g] = minus[:, g]
-    return chosen
-
-
-def unit_scores(rules: Rules, captured: np.ndarray, penalty_taken: np.ndarray, clean_tricks: np.ndarray,
-                shooter: np.ndarray, total: np.ndarray, subtract: np.ndarray, multipliers: np.ndarray | None
-                ) -> np.ndarray:
+def unit_scores(rules: Rules, scores: np.ndarray, penalty: np.ndarray, shooter: np.ndarray, shooters: np.ndarray,
+                total: np.ndarray, subtract: np.ndarray, multipliers: np.ndarray | None) -> np.ndarray:
     """Scores ``[n, games]`` (int32) of the extension rules; see :func:`bm_env.engine.scoring.deal_scores`.
 
-    ``shooter`` ``[games]`` is the position of the moon (or sun) shooter, -1 where none,
-    ``total`` what the shot is worth and ``subtract`` the shooter's choice (``shooter_choice``).
-    Under joint teams both partners score their partnership's points. ``multipliers``
-    ``[n, games]`` (the 10♣) multiply the final score of the taker's scoring unit.
+    ``scores`` and ``penalty`` ``[n, games]`` are the points (clean-trick bonus included) and penalty
+    points of each seat's scoring unit (its own, or its partnership's), ``shooter`` ``[games]`` the
+    position of the moon (or sun) shooter, -1 where none, ``shooters`` ``[n, games]`` the seats of the
+    shooting unit, ``total`` what the shot is worth and ``subtract`` the shooter's choice
+    (``shooter_choice``). ``multipliers`` ``[n, games]`` (the 10♣) multiply each unit's final score.
     """
-    scores = captured.astype(np.int32) + rules.clean_trick_bonus * clean_tricks.astype(np.int32)
-    penalty = penalty_taken.astype(np.int32)
-    n = scores.shape[0]
-    seats = np.arange(n)[:, None]
-    shooters = seats == shooter
-    joint = rules.teams == "joint"
-    if joint:  # partners across: seats 0 and 2, 1 and 3
-        partner = partner_of(np.arange(n))
-        scores = scores + scores[partner]
-        penalty = penalty + penalty[partner]
-        shooters = shooters | shooters[partner]
     if (shooter >= 0).any():
-        scores = np.where(shooter >= 0, _moon(rules, scores, penalty, shooters, total, subtract), scores)
+        scores = np.where(shooter >= 0, moon_scores(rules, scores, penalty, shooters, total, subtract), scores)
     if multipliers is not None:
-        scores = scores * (multipliers * multipliers[partner] if joint else multipliers)
+        scores = scores * multipliers
     return scores
 
 
 def deal_rewards(rules: Rules, scores: np.ndarray, mode: str, normalise: bool) -> np.ndarray:
-    """Rewards ``[n, games]`` (float64) as :func:`bm_env.env.rewards.deal_rewards` gives them."""
+    """Rewards ``[n, games]`` (float64) as :func:`bm_env.env.rewards.deal_rewards` gives them, from the scores each
+    seat is rewarded for (partners scored apart share their summed score: the teams kernel sums them first)."""
     if mode not in REWARD_MODES:
         raise ValueError(f"reward mode {mode!r} is not allowed; allowed: {list(REWARD_MODES)}")
-    if rules.teams == "individual":  # partners across share their summed score (Pagat)
-        scores = scores + scores[partner_of(np.arange(scores.shape[0]))]
     own = ((-1 if rules.lower_wins else 1) * scores).astype(np.float64)
     if mode == "zero_sum":
         k = own.shape[0]

@@ -29,6 +29,7 @@ from ..engine.explain import why_illegal
 from ..engine.infostate import InfoState, information_state
 from ..engine.scoring import match_goal
 from ..pictures.svg import by_suit
+from ..systems import SYSTEMS, dealing
 from .game import WebGame
 
 
@@ -36,11 +37,15 @@ def _cards(cards: Sequence[int]) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def _trick(leader: int, seats: Sequence[int], cards: Sequence[int], winner: int | None) -> dict[str, Any]:
-    start = seats.index(leader)
-    k = len(seats)
-    return {"leader": leader, "cards": [{"seat": seats[(start + i) % k], "card": card_str(c)} for i, c in enumerate(cards)],
-            "winner": winner}
+def _tricks(info: InfoState) -> list[dict[str, Any]]:
+    """The finished tricks, each card with the seat that played it (the plays in order: a rule system may pass
+    some players over)."""
+    out, i = [], 0
+    for leader, cards, winner in info.tricks:
+        plays = info.plays[i:i + len(cards)]
+        i += len(cards)
+        out.append({"leader": leader, "cards": [{"seat": s, "card": card_str(c)} for s, c in plays], "winner": winner})
+    return out
 
 
 def public_thoughts(game: WebGame, index: int, info: InfoState) -> list[dict[str, Any]]:
@@ -60,7 +65,10 @@ def public_thoughts(game: WebGame, index: int, info: InfoState) -> list[dict[str
         if j is None or j >= finished or entry["seat"] == me:
             continue
         seat, chosen = plays[j]
-        later = {card_str(c) for s, c in plays[j:] if s == seat} if game.rules.kitty == "none" else {card_str(chosen)}
+        # Where cards leave or join a hand outside a play (a kitty, a stock), the seat's later plays are no
+        # longer the rest of the hand it chose from: only the card it chose.
+        later = {card_str(c) for s, c in plays[j:] if s == seat} if not dealing(game.rules).full_deck \
+            else {card_str(chosen)}
         values = {a: v for a, v in entry["values"].items() if a in later}
         out.append({"trick": trick_of[j] + 1, "seat": seat, "agent": entry["agent"], "kind": entry["kind"],
                     "played": card_str(chosen), "values": values})
@@ -83,9 +91,8 @@ def _previous(game: WebGame) -> dict[str, Any] | None:
     info = information_state(deal, game.setup.seat, [0] * game.rules.num_players, 0)
     if not info.tricks:
         return None
-    leader, cards, winner = info.tricks[-1]
     thoughts = [t for t in public_thoughts(game, last, info) if t["trick"] == len(info.tricks)]
-    return {"number": last + 1, "last_trick": _trick(leader, info.seats, cards, winner),
+    return {"number": last + 1, "last_trick": _tricks(info)[-1],
             "scores": {str(s): x for s, x in zip(deal.seats, deal.scores)}, "thoughts": thoughts}
 
 
@@ -125,7 +132,7 @@ def seat_view(game: WebGame) -> dict[str, Any]:
         "hearts_broken": info.hearts_broken,
         "trick": {"led_suit": None if info.led_suit is None else SUIT_NAMES[info.led_suit],
                   "cards": [{"seat": s, "card": card_str(c)} for s, c in info.current_trick]},
-        "tricks": [_trick(leader, info.seats, cards, winner) for leader, cards, winner in info.tricks],
+        "tricks": _tricks(info),
         "points_taken": list(info.points_taken),
         "tricks_won": list(info.tricks_won),
         "hand_sizes": list(info.hand_sizes),
@@ -140,20 +147,20 @@ def seat_view(game: WebGame) -> dict[str, Any]:
 
 
 def _extensions(info: InfoState) -> dict[str, Any]:
-    """The public and own facts of the extension rule systems, where the rules use them."""
-    rules = info.rules
+    """The facts the rule systems in use add to the seat's information state (each system's ``info_fields``: public,
+    or the seat's own), cards by name; and the moon's shooter once there is one."""
     out: dict[str, Any] = {}
-    if rules.charging:
-        out["charged"] = {str(s): _cards(cs) for s, cs in enumerate(info.charged) if cs}
-    if rules.optional_pass:
-        out["passed_on"] = list(info.passed_on)
-    if rules.kitty != "none":
-        out["kitty"] = {"size": info.kitty_size, "taker": info.kitty_taker, "cards": _cards(info.kitty),
-                        "discarded": _cards(info.discarded)}
-    if info.partner is not None:
-        out["partner"] = info.partner
-    if info.pending:
-        out["pending"] = _cards(info.pending)
+    for system in SYSTEMS:
+        if system.features(info.rules):
+            for name, fact in system.info_fields.items():
+                out[name] = _fact(getattr(info, name), fact.cards)
     if info.moon_shooter is not None:
         out["moon_shooter"] = info.moon_shooter
     return out
+
+
+def _fact(value: Any, cards: bool) -> Any:
+    """A fact as JSON: tuples as lists, card ids (where ``cards``) as card names."""
+    if isinstance(value, tuple):
+        return [_fact(v, cards) for v in value]
+    return card_str(value) if cards and isinstance(value, int) else value

@@ -69,6 +69,11 @@ def drew(deal: Deal, p: int) -> int:
     return deal._drew[p]
 
 
+def out_from(deal: Deal, p: int) -> int | None:
+    """The first trick position ``p``, out of cards, plays no part in; None while it holds cards."""
+    return deal._out_from[p]
+
+
 def kept(deal: Deal, p: int) -> int:
     """The cards position ``p`` kept as the last player holding cards (0 for the others, and until the deal ends)."""
     return deal._kept[p]
@@ -160,7 +165,7 @@ def keep_rest(deal: Deal) -> None:
 INFO_FIELDS = {
     "stock_size": InfoField(int, 0, "cards left in the stock (public)"),
     "drawn": InfoField(tuple[int, ...], (), "cards each match seat has drawn from the stock this deal (public)"),
-    "drew": InfoField(tuple[int, ...], (), "the cards this seat drew from the stock this deal (its own)"),
+    "drew": InfoField(tuple[int, ...], (), "the cards this seat drew from the stock this deal (its own)", cards=True),
 }
 
 
@@ -222,7 +227,7 @@ SYSTEM = RuleSystem(
     inform=_inform,
     deal_hooks={"on_lead": count_players, "on_card": note_last_card, "next_player": next_in,
                 "before_follow": draw_to_follow, "trick_positions": positions_of, "trick_won": after_trick,
-                "after_tricks": keep_rest},
+                "after_tricks": keep_rest, "taken_apart": lambda deal: tuple(c for m in deal._kept for c in cards_of(m))},
     deal_values={"stock_drawn": (0, "Domino Hearts: cards drawn from the stock so far (the stock is "
                                     "``kitty[stock_drawn:]``).")},
     deal_lists={"_drew": (0, "Domino Hearts: the cards each position drew from the stock, a mask."),

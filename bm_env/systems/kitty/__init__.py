@@ -45,8 +45,8 @@ def _features(r: Rules) -> tuple[str, ...]:
 INFO_FIELDS = {
     "kitty_size": InfoField(int, 0, "cards in the kitty (public)"),
     "kitty_taker": InfoField(int | None, None, "seat that took the kitty (public once taken)"),
-    "kitty": InfoField(tuple[int, ...], (), "the kitty's cards: known to its taker only, once taken"),
-    "discarded": InfoField(tuple[int, ...], (), "kitty_to_hand: the cards this seat discarded face down"),
+    "kitty": InfoField(tuple[int, ...], (), "the kitty's cards: known to its taker only, once taken", cards=True),
+    "discarded": InfoField(tuple[int, ...], (), "kitty_to_hand: the cards this seat discarded face down", cards=True),
 }
 
 
@@ -147,6 +147,13 @@ def take_at_end(deal: Deal) -> None:
         to_last_winner(deal)
 
 
+def taken_apart(deal: Deal) -> tuple[int, ...]:
+    """The kitty once taken, or where its taker added it to its hand, the cards it discarded."""
+    if deal.kitty_taker is None:
+        return ()
+    return tuple(deal._kitty_discards) if deal.rules.kitty_to_hand and deal._kitty_discards else deal.kitty
+
+
 def step_discard(deal: Deal, action: int, bit: int) -> None:
     """A discard of the kitty's taker; after the last one, the taker leads."""
     p = deal.to_act
@@ -206,7 +213,7 @@ SYSTEM = RuleSystem(
     changes_in_play=True,
     info_fields=INFO_FIELDS,
     inform=_inform,
-    deal_hooks={"trick_won": take_after_trick, "after_tricks": take_at_end},
+    deal_hooks={"trick_won": take_after_trick, "after_tricks": take_at_end, "taken_apart": taken_apart},
     phases={DISCARD: step_discard},
     explain=_explain,
     record_fields=("kitty", "kitty_discards"),

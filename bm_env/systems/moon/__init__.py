@@ -15,13 +15,15 @@ from ...engine.actions import MOON_ADD, MOON_SUBTRACT
 from ...engine.phases import MOON
 from ..cells import NUMBER_LIMIT, put_number
 from ..component import Bounds, Option, RuleSystem
-from ..teams import scoring_units
+from ..match import match_would_end
+from ..teams import scoring_units, side_totals, sides
 
 if TYPE_CHECKING:
     from ...engine.deal import Deal
     from ...engine.infostate import InfoState
     from ...engine.rules import Rules
 
+MOON_CHOICES = ("subtract", "add")
 MOONS = ("off", "shooter_minus", "others_plus", "others_plus_unless_win", "shooter_choice")
 
 
@@ -72,6 +74,53 @@ def moon_shooter(
     return None
 
 
+def shooter_would_lead(rules: Rules, totals: Sequence[int], shooter: int) -> bool:
+    """Whether ``shooter`` holds the best total (alone or tied) in ``totals``: the lowest, or the
+    highest where the highest wins; its side's total, as the match's winner is decided
+    (:class:`~bm_env.engine.match.Match`: with teams, its partnership's)."""
+    better = min if rules.lower_wins else max
+    totals_by_side = side_totals(rules, totals)
+    side = next(i for i, seats in enumerate(sides(rules, len(totals))) if shooter in seats)
+    return totals_by_side[side] == better(totals_by_side)
+
+
+def shot_scores(
+    rules: Rules,
+    units: list[tuple[int, ...]],
+    unit_scores: list[int],
+    unit_pen: list[int],
+    shot: tuple[int, int],
+    totals_before: Sequence[int],
+    deals_before: int,
+    moon_choice: str | None,
+) -> list[int]:
+    """The scoring units' deal scores once ``shot`` (shooter, penalty total) is scored under ``rules.moon``
+    (:func:`bm_env.engine.scoring.deal_scores` asks)."""
+    shooter, total = shot
+    s = next(i for i, u in enumerate(units) if shooter in u)
+    m = len(units)
+    bonus = [unit_scores[i] - unit_pen[i] for i in range(m)]  # what is left once penalty cards are removed
+    minus = [bonus[i] - (total if i == s else 0) for i in range(m)]
+    plus = [bonus[i] + (total if i != s else 0) for i in range(m)]
+    if rules.moon == "shooter_minus":
+        return minus
+    if rules.moon == "others_plus":
+        return plus
+    if rules.moon == "shooter_choice":
+        if moon_choice not in MOON_CHOICES:
+            raise ValueError(
+                f"player at position {shooter} shot the moon; moon_choice must be one of {list(MOON_CHOICES)}, "
+                f"got {moon_choice!r}"
+            )
+        return minus if moon_choice == "subtract" else plus
+    # others_plus_unless_win: adding to the others must not end the match with one of them winning.
+    unit_of = {p: i for i, u in enumerate(units) for p in u}
+    after = [totals_before[p] + plus[unit_of[p]] for p in range(len(totals_before))]
+    if match_would_end(rules, after, deals_before + 1) and not shooter_would_lead(rules, after, shooter):
+        return minus
+    return plus
+
+
 # --- in the observation
 
 
@@ -85,7 +134,7 @@ def _parts(n: int, feats: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
 
 def _encode_rules(vec: np.ndarray, o: dict[str, slice], rules: Rules, feats: tuple[str, ...]) -> None:
     if "moon_choice" in feats or "sun" in feats:
-        vec[o["moon_choice"].start] = int(rules.moon_choice)
+        vec[o["moon_choice"].start] = rules.moon == "shooter_choice"
         put_number(vec, o["sun_points"], 0, rules.sun_points or 0)
 
 

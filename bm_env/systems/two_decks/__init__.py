@@ -72,7 +72,7 @@ SYSTEM = RuleSystem(
     encode_state=_encode_state,
     changes_in_play=True,
     info_fields={"pending": InfoField(tuple[int, ...], (), "cards of tricks left on the table for the next winner "
-                                                           "(public)")},
+                                                           "(public)", cards=True)},
     inform=lambda deal, pos, seat, by_seat: {"pending": tuple(c for cards in deal.pending for c in cards)},
 )
 
