@@ -37,6 +37,7 @@ from .engine.deal import IllegalActionError
 from .engine.record import RecordError, deal_record, match_record, replay_deal, replay_match
 from .engine.rules import PRESETS, Rules, make_rules
 from .systems import Bounds, bounds, dealing
+from .systems.moon import total_moves
 from .systems.teams import scoring_units
 from .vector import VectorEngine, make_engine
 from .vector.popcount import bitwise_count
@@ -101,13 +102,7 @@ def allowed_totals(rules: Rules, values: list[int], tricks: int) -> set[int] | N
         return None
     total = sum(values)
     penalty = sum(v for v in values if v > 0)
-    moves = {0}
-    if rules.moon != "off" and penalty > 0:
-        # The shooter's penalty points become -penalty (minus), or the others get +penalty each (plus).
-        if rules.moon in ("shooter_minus", "others_plus_unless_win", "shooter_choice"):
-            moves.add(-2 * penalty)
-        if rules.moon in ("others_plus", "others_plus_unless_win", "shooter_choice"):
-            moves.add((n - 2) * penalty)
+    moves = total_moves(rules, penalty, n)
     bonus = rules.clean_trick_bonus
     return {total + m + bonus * k for m in moves for k in range(tricks + 1 if bonus else 1)}
 

@@ -1,15 +1,12 @@
 """The rule systems' faces in the incremental observation (bm_env/env/faces.py, bm_env/systems/*/tracker.py).
 
-The environment's modules read no extension system's options: each system's face follows its
-cells. Every system with state cells has a face of its own, and the fallback that re-encodes a
-system without one keeps the rows equal to the reference encoder: played in place of each
-face, with the classic parts that face changes named, it passes the same checks.
+Each system's face follows its cells (that no module outside a system reads its options is
+tests/test_systems.py's). Every system with state cells has a face of its own, and the fallback
+that re-encodes a system without one keeps the rows equal to the reference encoder: played in
+place of each face, with the classic parts that face changes named, it passes the same checks.
 """
 
 from __future__ import annotations
-
-import ast
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,52 +17,7 @@ from bm_env.env.faces import Reencoded, TrackerFace, face_class
 from bm_env.systems import SYSTEMS
 from bm_env.systems.component import RuleSystem
 
-from kit import EXTENSIONS, ROOT, assert_rows_match, random_walk
-
-#: The options of the extension systems (the classic options their modules also hold, such as
-#: pass_count, stay readable), and the one name that spells a scatter pass.
-EXTENSION_OPTIONS = {"decks", "kitty", "kitty_to_hand", "optional_pass", "moon_choice", "sun_points",
-                     "queen_when_safe", "charging", "ten_clubs_multiplier", "booster_nines", "teams"}
-
-
-def _option_reads(path: Path) -> list[tuple[str, int, str]]:
-    """``(function, line, read)`` for each read of an extension option off a rules object, and each SCATTER."""
-    out = []
-
-    def visit(node: ast.AST, function: str) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            function = node.name
-        if isinstance(node, ast.Attribute) and node.attr in EXTENSION_OPTIONS and _is_rules(node.value):
-            out.append((function, node.lineno, ast.unparse(node)))
-        if isinstance(node, ast.Name) and node.id == "SCATTER" or \
-                isinstance(node, ast.alias) and node.name == "SCATTER":
-            out.append((function, getattr(node, "lineno", 0), "SCATTER"))
-        for child in ast.iter_child_nodes(node):
-            visit(child, function)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")), "<module>")
-    return out
-
-
-def _is_rules(value: ast.AST) -> bool:
-    return (isinstance(value, ast.Name) and value.id in ("rules", "r")) or \
-        (isinstance(value, ast.Attribute) and value.attr in ("rules", "_rules"))
-
-
-def test_no_module_of_the_environment_reads_an_extension_option():
-    found = []
-    for path in sorted((ROOT / "bm_env" / "env").rglob("*.py")):
-        name = str(path.relative_to(ROOT))
-        found += [f"{name}:{line} ({function}): {read}" for function, line, read in _option_reads(path)]
-    assert not found, "the environment reads extension options; a system's face or query should:\n" + \
-        "\n".join(found)
-
-
-def test_the_option_scan_sees_a_read_and_the_scatter_name(tmp_path):
-    probe = tmp_path / "probe.py"
-    probe.write_text("from x import SCATTER\n\ndef f(deal):\n    return deal.rules.kitty_to_hand, rules.decks\n")
-    assert [(f, read) for f, _, read in _option_reads(probe)] == [
-        ("<module>", "SCATTER"), ("f", "deal.rules.kitty_to_hand"), ("f", "rules.decks")]
+from kit import EXTENSIONS, assert_rows_match, random_walk
 
 
 def _writes_state(system: RuleSystem) -> bool:

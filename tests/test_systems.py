@@ -3,6 +3,7 @@ off the systems (the extension features, the action space, what the vector engin
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 
@@ -13,6 +14,8 @@ from bm_env.engine.actions import CHARGE_DONE, MOON_ADD, PASS_ON
 from bm_env.engine.rules import OPTION_NAMES, Rules, make_rules
 from bm_env.systems import SYSTEMS, RuleSystem, component, system_of
 from bm_env.vector import UnsupportedRulesError, check_supported
+
+from kit import ROOT
 
 #: Every rules option, by the module of bm_env.systems that owns it.
 OPTION_MODULE = {
@@ -231,3 +234,81 @@ def test_an_option_added_later_may_be_absent_from_a_rules_dict_and_its_default_l
     del old["charging"]  # an option records always held is still required
     with pytest.raises(ValueError, match=r"rules are missing option\(s\) \['charging'\]"):
         Rules.from_dict(old)
+
+
+# ------------------------------------------------------------------ no module reads another's options
+
+#: By system: the options that put it in use, the values of its options that name one of its variants, and the
+#: names that spell one. Only the system's own module (or package) may read them.
+FLAGS = {
+    "two_decks": ({"decks"}, set(), set()),
+    "kitty": ({"kitty", "kitty_to_hand"}, {"first_trick", "first_point"}, set()),
+    "passing": ({"optional_pass"}, {"scatter"}, {"SCATTER"}),
+    "moon": ({"sun_points"}, {"shooter_choice"}, set()),
+    "queen_when_safe": ({"queen_when_safe"}, set(), set()),
+    "charging": ({"charging"}, set(), set()),
+    "ten_clubs": ({"ten_clubs_multiplier"}, set(), set()),
+    "booster_nines": ({"booster_nines"}, set(), set()),
+    "teams": ({"teams"}, {"joint", "individual"}, set()),
+    "domino": ({"domino"}, set(), set()),
+}
+
+
+def _owner(path) -> str | None:
+    """The rule system a module of bm_env belongs to (its module or package), or None."""
+    parts = path.relative_to(ROOT / "bm_env").parts
+    return parts[1].removesuffix(".py") if parts[0] == "systems" and len(parts) > 1 else None
+
+
+def _reads(tree: ast.AST) -> list[tuple[int, str, str]]:
+    """``(line, system, what)`` for every read of a system's option off a rules object (``rules.x``, ``r.x``,
+    ``deal.rules.x``...), every comparison with one of its variants' values, every use of its names."""
+    option_of = {o: s for s, (options, _, _) in FLAGS.items() for o in options}
+    value_of = {v: s for s, (_, values, _) in FLAGS.items() for v in values}
+    name_of = {n: s for s, (_, _, names) in FLAGS.items() for n in names}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in option_of and (
+                isinstance(node.value, ast.Name) and node.value.id in ("rules", "r")
+                or isinstance(node.value, ast.Attribute) and node.value.attr in ("rules", "_rules")):
+            out.append((node.lineno, option_of[node.attr], ast.unparse(node)))
+        elif isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                for v in (side, *getattr(side, "elts", ())):
+                    if isinstance(v, ast.Constant) and v.value in value_of:
+                        out.append((node.lineno, value_of[v.value], ast.unparse(node)))
+        elif isinstance(node, ast.Name) and node.id in name_of:
+            out.append((node.lineno, name_of[node.id], node.id))
+        elif isinstance(node, ast.alias) and node.name in name_of:
+            out.append((getattr(node, "lineno", 0), name_of[node.name], f"import {node.name}"))
+    return out
+
+
+def test_the_flags_are_the_systems_options_that_put_them_in_use():
+    for name, (options, _, _) in FLAGS.items():
+        system = next(s for s in SYSTEMS if s.name == name)
+        assert options <= set(system.options), name
+    with_features = {s.name for s in SYSTEMS if s.features is not RuleSystem.features}
+    assert set(FLAGS) == with_features
+
+
+def test_no_module_outside_a_rule_system_reads_its_options():
+    found = []
+    for path in sorted((ROOT / "bm_env").rglob("*.py")):
+        owner = _owner(path)
+        for line, system, what in _reads(ast.parse(path.read_text(encoding="utf-8"))):
+            if system != owner:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {what} ({system}'s)")
+    assert not found, "modules that test a rule system's options outside it; ask the system:\n" + "\n".join(found)
+
+
+def test_the_scan_sees_each_kind_of_read():
+    probe = ast.parse("from x import SCATTER\n"
+                      "def f(deal, rules, r, self):\n"
+                      "    return (deal.rules.kitty_to_hand, rules.decks, r.domino, self.rules.teams == 'joint',\n"
+                      "            d in ('left', 'scatter'), rules.moon == 'shooter_choice', SCATTER, rules.pass_count)\n")
+    found = sorted((system, what) for _, system, what in _reads(probe))
+    assert found == [("domino", "r.domino"), ("kitty", "deal.rules.kitty_to_hand"),
+                     ("moon", "rules.moon == 'shooter_choice'"), ("passing", "SCATTER"),
+                     ("passing", "d in ('left', 'scatter')"), ("passing", "import SCATTER"), ("teams", "self.rules.teams"),
+                     ("teams", "self.rules.teams == 'joint'"), ("two_decks", "rules.decks")]  # rules.pass_count: classic

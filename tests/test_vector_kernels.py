@@ -1,5 +1,6 @@
 """The vector engine's rule systems are components: each extension system's batched code is its kernel, in
-``bm_env/systems/<name>/vector.py``, and no module of ``bm_env/vector`` tests a system's option.
+``bm_env/systems/<name>/vector.py`` (that no module of ``bm_env/vector`` tests a system's option is
+tests/test_systems.py's).
 
 The engine finds the kernels of the systems in use by convention (:func:`bm_env.vector.kernel.kernels_for`);
 the step-by-step agreement with the reference engine is ``test_vector_extended.py``'s.
@@ -7,9 +8,7 @@ the step-by-step agreement with the reference engine is ``test_vector_extended.p
 
 from __future__ import annotations
 
-import ast
 import importlib
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,57 +21,8 @@ from bm_env.vector.kernel import HOOKS, Hooks, Kernel, kernel_of, kernels_for, s
 
 from kit import EXTENSIONS, VECTOR_EXTENSIONS, extension_rules
 
-ROOT = Path(__file__).resolve().parents[1]
-
-#: The options whose values put an extension system in use (what Rules.uses_extensions reads off them), the
-#: property that reads one of them, and the pass direction that is one.
-EXTENSION_OPTIONS = {"decks", "kitty", "kitty_to_hand", "optional_pass", "moon_choice", "sun_points",
-                     "queen_when_safe", "charging", "ten_clubs_multiplier", "booster_nines", "teams"}
-#: Where bm_env/vector may still read them: check_supported bounds the deal scores by them, refusing rules only.
-REFUSALS = {("support.py", "check_supported")}
-
 #: The extension systems: the ones that are packages, beside their faces on the later layers.
 EXTENSION_SYSTEMS = [s for s in SYSTEMS if hasattr(importlib.import_module(f"bm_env.systems.{s.name}"), "__path__")]
-
-
-def _is_rules(node: ast.expr) -> bool:
-    return (isinstance(node, ast.Name) and node.id in ("rules", "r")) or \
-        (isinstance(node, ast.Attribute) and node.attr in ("rules", "_rules"))
-
-
-def _option_reads(source: str, name: str) -> list[str]:
-    """``name:line: what`` for every read of an extension option off a rules object, and every SCATTER, in the
-    module ``source`` (file ``name``), outside the functions of :data:`REFUSALS`."""
-    tree = ast.parse(source)
-    exempt = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (Path(name).name, node.name) in REFUSALS:
-            exempt |= {id(n) for n in ast.walk(node)}
-    found = []
-    for node in ast.walk(tree):
-        if id(node) in exempt:
-            continue
-        if isinstance(node, ast.Attribute) and node.attr in EXTENSION_OPTIONS and _is_rules(node.value):
-            found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
-        elif (isinstance(node, ast.Name) and node.id == "SCATTER") or \
-                (isinstance(node, ast.alias) and node.name == "SCATTER"):
-            found.append(f"{name}:{node.lineno}: SCATTER")
-    return found
-
-
-def test_no_module_of_the_vector_engine_reads_an_extension_option():
-    reads = [r for path in sorted((ROOT / "bm_env" / "vector").rglob("*.py"))
-             for r in _option_reads(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
-    assert not reads, "the systems' kernels answer these (bm_env/systems/<name>/vector.py):\n" + "\n".join(reads)
-
-
-def test_the_option_scan_sees_every_kind_of_read_and_spares_the_refusals():
-    probe = ("from ..engine.rules import SCATTER\n"
-             "def f(self, rules):\n    return self.rules.charging or rules.decks == 2 or d == SCATTER\n"
-             "def check_supported(rules):\n    return rules.charging\n")
-    assert [r.split(": ")[1] for r in _option_reads(probe, "support.py")] == \
-        ["SCATTER", "self.rules.charging", "rules.decks", "SCATTER"]
-    assert len(_option_reads(probe, "engine.py")) == 5
 
 
 def test_the_extension_cases_put_every_extension_system_in_use():

@@ -34,7 +34,7 @@ from ..systems.cells import CELL_RANGE, NUMBER_LIMIT
 from ..systems.kitty import KITTIES
 from ..systems.match import MATCH_ENDS, TIE_BREAKS
 from ..systems.moon import MOONS
-from ..systems.passing import PASS_CYCLES, SCATTER, direction_offset, scatter_offsets
+from ..systems.passing import PASS_CYCLES, direction_offset, scatter_offsets
 from ..systems.play import FIRST_LEADS, HEARTS_LEADS, TRUMPS
 from ..systems.scoring import VALUE_TABLES
 from ..systems.table import DECK_TABLES
@@ -577,5 +577,5 @@ def make_rules(preset: str | Rules = "black_maria", num_players: int | None = No
 __all__ = [
     "Rules", "RulesError", "make_rules", "PRESETS", "Preset", "VALUE_TABLES", "DECK_TABLES", "OPTION_NAMES",
     "direction_offset", "FIRST_LEADS", "HEARTS_LEADS", "TRUMPS", "MOONS", "MATCH_ENDS", "TIE_BREAKS",
-    "KITTIES", "TEAMS", "PASS_CYCLES", "SCATTER", "partner_of", "scatter_offsets", "per_rules",
+    "KITTIES", "TEAMS", "PASS_CYCLES", "partner_of", "scatter_offsets", "per_rules",
 ]

@@ -121,6 +121,19 @@ def shot_scores(
     return plus
 
 
+def total_moves(rules: Rules, penalty: int, num_players: int) -> set[int]:
+    """How a shot moon can move the total of a deal's scores, ``penalty`` points in play among ``num_players``: not
+    at all, the shooter's penalty points turned to minus them (-2 x penalty), or every other player adding them."""
+    moves = {0}
+    if rules.moon == "off" or penalty <= 0:
+        return moves
+    if rules.moon in ("shooter_minus", "others_plus_unless_win", "shooter_choice"):
+        moves.add(-2 * penalty)
+    if rules.moon in ("others_plus", "others_plus_unless_win", "shooter_choice"):
+        moves.add((num_players - 2) * penalty)
+    return moves
+
+
 # --- in the observation
 
 
