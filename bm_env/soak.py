@@ -41,7 +41,7 @@ from .systems.moon import total_moves
 from .systems.teams import scoring_units
 from .vector import VectorEngine, make_engine
 from .vector.popcount import bitwise_count
-from .vector.support import UnsupportedRulesError, check_supported
+from .vector.support import plays
 
 #: The card ids of a legal set (the extra decisions are not cards in a hand).
 _CARD_IDS = np.uint64((1 << 52) - 1)
@@ -76,16 +76,6 @@ def configurations(presets: list[str] | None = None) -> list[tuple[str, int, Rul
     """``(preset, players, rules)`` for every preset named (default: all) at every player count it allows."""
     names = list(PRESETS) if presets is None else presets
     return [(name, n, make_rules(name, n)) for name in names for n in PRESETS[name].player_counts]
-
-
-def vector_supported(rules: Rules) -> bool:
-    """Whether the vector engine plays ``rules`` (:func:`~bm_env.vector.check_supported`), so the soak
-    runs that engine on them too."""
-    try:
-        check_supported(rules)
-    except UnsupportedRulesError:
-        return False
-    return True
 
 
 def allowed_totals(rules: Rules, values: list[int], tricks: int) -> set[int] | None:
@@ -329,7 +319,7 @@ def plan(configs: list[tuple[str, int, Rules]], deals: int, env_deals: int) -> l
         k = per_env + (i < extra_env)
         if k:
             jobs.append((name, n, rules, "env", k))
-    vector = [c for c in configs if vector_supported(c[2])]
+    vector = [c for c in configs if plays(c[2])]
     rest = max(deals - env_deals, 0)
     if vector and rest:
         per, extra = divmod(rest, len(vector))

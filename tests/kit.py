@@ -39,7 +39,8 @@ from bm_env.engine.cards import NUM_CARDS, SUIT_MASKS, card_pretty, card_str, ca
 from bm_env.engine.deal import CHARGE, DISCARD, DONE, MOON, PASS, PLAY, Deal
 from bm_env.engine.infostate import information_state
 from bm_env.engine.rules import PRESETS, Rules, direction_offset, make_rules
-from bm_env.systems import SYSTEMS, dealing
+from bm_env.systems import dealing
+from bm_env.vector import plays
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -112,13 +113,8 @@ def extension_rules(name: str) -> Rules:
     return make_rules(preset, n, **options)
 
 
-def vector_plays(rules: Rules) -> bool:
-    """Whether the vector engine plays ``rules``: every system in use plays there (not Domino Hearts)."""
-    return all(s.vector for s in SYSTEMS if s.features(rules))
-
-
-#: The extension configurations the vector engine plays.
-VECTOR_EXTENSIONS = {name: case for name, case in EXTENSIONS.items() if vector_plays(extension_rules(name))}
+#: The extension configurations the vector engine plays (not Domino Hearts').
+VECTOR_EXTENSIONS = {name: case for name, case in EXTENSIONS.items() if plays(extension_rules(name))}
 
 
 # ---------------------------------------------------------------------------- card strings

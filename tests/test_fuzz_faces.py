@@ -32,7 +32,7 @@ from bm_env.engine.rules import make_rules
 from bm_env.env.aec import RESET_OPTIONS
 from bm_env.learner import SingleAgentEnv
 from bm_env.learner import make_vector_env
-from bm_env.vector import make_engine
+from bm_env.vector import make_engine, plays
 from bm_env.vector.engine import MAX_BATCH
 
 #: Seconds any one call may take (a reset of ten players under load is a few milliseconds).
@@ -41,7 +41,7 @@ BOUND = 10.0
 #: Every preset at each player count, and each combination of extension options.
 CONFIGS = [(p, n, {}) for p, n in kit.PRESET_COUNTS] + list(kit.EXTENSIONS.values())
 #: Those the vector engine plays (it refuses Domino Hearts, by name: tests/test_deal_domino.py).
-VECTOR_CONFIGS = [(p, n, o) for p, n, o in CONFIGS if kit.vector_plays(make_rules(p, n, **o))]
+VECTOR_CONFIGS = [(p, n, o) for p, n, o in CONFIGS if plays(make_rules(p, n, **o))]
 
 # ---------------------------------------------------------------------------- values
 

@@ -19,7 +19,7 @@ import tracemalloc
 import numpy as np
 
 from ..engine.rules import PRESETS, make_rules
-from ..vector import make_engine
+from ..vector import make_engine, plays
 from . import KITTY_TABLES, rounds_row
 
 CHOOSER = "random_actions (k-th set bit of the legal set), obs + mask produced every step, one core"
@@ -75,8 +75,10 @@ def run(quick: bool) -> list[dict]:
     for batch in (1, 64, 1024, 4096, 16384):
         budget = decisions if batch >= 1024 else decisions // (400 if batch == 1 else 40)
         rows.append(row(f"vector black_maria 3p batch {batch}", "black_maria", 3, batch, budget))
-    # Every preset at its default player count (black_maria's is above), a few other counts, the kitties.
-    tables = [(name, preset.default_players) for name, preset in PRESETS.items() if name != "black_maria"]
+    # Every preset the engine plays at its default player count (black_maria's is above), a few other counts, the
+    # kitties.
+    tables = [(name, preset.default_players) for name, preset in PRESETS.items()
+              if name != "black_maria" and plays(make_rules(name))]
     tables += [("black_maria", 4), ("black_maria", 7), ("dirty_lady", 4), ("spot_hearts", 5), ("cancellation", 7)]
     for preset, n in tables:
         rows.append(row(f"vector {preset} {n}p batch 4096", preset, n, 4096, decisions))

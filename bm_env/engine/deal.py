@@ -17,12 +17,14 @@ choice), ``done``. With two decks (Cancellation) ``hands[p]`` is the set of card
 ``hands_twice``.
 
 :class:`Deal` holds the phases in order and the tricks; the mechanics of the other rule
-systems are in their modules of :mod:`bm_env.systems`, beside each system's options:
+systems are in their modules of :mod:`bm_env.systems`, beside each system's options, which
+the deal calls at the hook points :data:`~bm_env.systems.component.DEAL_HOOKS` names:
 :mod:`~bm_env.systems.passing` (passing, scatter, passing on), :mod:`~bm_env.systems.charging`,
 :mod:`~bm_env.systems.ten_clubs`, :mod:`~bm_env.systems.kitty`, :mod:`~bm_env.systems.two_decks`
-(Cancellation) and :mod:`~bm_env.systems.booster_nines`. A deal's state is declared field by field in ``Deal._FIXED_FIELDS``,
-``Deal._STATE_VALUES`` and ``Deal._STATE_LISTS``; :func:`clone_deal` copies what
-the declaration says. Other modules read it through its read face, which hands out only
+(Cancellation), :mod:`~bm_env.systems.booster_nines` and :mod:`~bm_env.systems.domino`. A
+deal's state is declared field by field in ``Deal._FIXED_FIELDS``, ``Deal._STATE_VALUES``
+and ``Deal._STATE_LISTS`` (with the systems' own, their ``deal_values`` and ``deal_lists``);
+:func:`clone_deal` copies what the declaration says. Other modules read it through its read face, which hands out only
 immutable values (ints, strings, tuples): the lists stay private.
 """
 

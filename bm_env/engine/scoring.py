@@ -1,8 +1,9 @@
 """Turning what each player captured in a deal into that deal's scores.
 
-Kept apart from the trick engine because one scoring rule needs the match: under
+Kept apart from the trick engine because scoring needs the match: under
 ``moon="others_plus_unless_win"`` the shooter's choice depends on whether adding the moon
-to the others would end the match with one of them winning (Pagat).
+to the others would end the match with one of them winning (Pagat). How a moon is found and
+scored is the moon system's (:mod:`bm_env.systems.moon`), who scores together the teams'.
 
 The scoring *unit* is a player, or a partnership under ``teams="joint"`` (Pagat: partners
 keep their tricks together and score them jointly; both partners get the team's score).

@@ -15,6 +15,7 @@ Gymnasium face for one learning seat, with the other seats' players inside the s
 from .engine import VectorEngine
 from .factory import make_engine
 from .positions import Positions, positions_of
-from .support import UnsupportedRulesError, check_supported
+from .support import UnsupportedRulesError, check_supported, plays
 
-__all__ = ["Positions", "VectorEngine", "make_engine", "positions_of", "UnsupportedRulesError", "check_supported"]
+__all__ = ["Positions", "VectorEngine", "make_engine", "positions_of", "UnsupportedRulesError", "check_supported",
+           "plays"]

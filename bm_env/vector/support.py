@@ -23,6 +23,15 @@ class UnsupportedRulesError(RulesError):
     """A rules option the vector engine cannot play; names the option and what is supported."""
 
 
+def plays(rules: Rules) -> bool:
+    """Whether the engine plays ``rules`` (:func:`check_supported` would not refuse them)."""
+    try:
+        check_supported(rules)
+    except UnsupportedRulesError:
+        return False
+    return True
+
+
 def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRulesError` unless the engine plays ``rules`` exactly as the reference engine."""
     if not isinstance(rules, Rules):
