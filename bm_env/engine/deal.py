@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import operator
 from functools import lru_cache
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -78,15 +78,14 @@ def deal_cards(
     (a card twice when held twice) with two; the kitty is the cards left apart: sorted, or a
     stock's in the order they lie, the top first (:class:`~bm_env.systems.component.Dealing`).
     """
-    deck, bits = _deck_cards(rules, num_players)
+    shape = _shape(rules, num_players)
+    deck, bits, dealt = shape.deck, shape.bits, shape.dealt
     order = list(range(len(deck)))
     rng.shuffle(order)  # the same draws and order as rng.permutation(len(deck)), and on a list twice as fast
-    dealt = rules.hand_size(num_players) * num_players
     eldest = (dealer + 1) % num_players
-    how = dealing(rules)
     rest = [deck[j] for j in order[dealt:]]
-    kitty = tuple(rest if how.stock else sorted(rest))
-    if how.copies == 1:
+    kitty = tuple(rest if shape.stock else sorted(rest))
+    if shape.copies == 1:
         hands = [0] * num_players
         for i in range(num_players):
             # The i-th card dealt and every num_players-th after it; distinct bits, so the sum is their union.
@@ -98,12 +97,28 @@ def deal_cards(
     return [tuple(sorted(h)) for h in lists], kitty
 
 
+class _Shape(NamedTuple):
+    """How a rules object deals among some players (:func:`_shape`)."""
+
+    deck: tuple[int, ...]  # every card dealt, each copy listed
+    bits: tuple[int, ...]  # each one's bit
+    dealt: int  # the cards the hands take
+    apart: int  # the cards left apart (a kitty, a stock)
+    expected: int  # the cards dealt, as a mask
+    copies: int  # copies of each card
+    stock: bool  # the cards left apart are a stock, kept in order
+    full_deck: bool  # no card removed
+
+
 @lru_cache(maxsize=256)
-def _deck_cards(rules: Rules, num_players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Every card dealt among ``num_players``, each deck's copy listed, and each one's bit
-    (cached: a deal starts often)."""
-    deck = tuple(cards_of(rules.deck_mask(num_players))) * dealing(rules).copies
-    return deck, tuple(1 << c for c in deck)
+def _shape(rules: Rules, num_players: int) -> _Shape:
+    """How ``rules`` deal among ``num_players`` (cached: a deal starts often, and is checked against it)."""
+    how = dealing(rules)
+    expected = rules.deck_mask(num_players)
+    deck = tuple(cards_of(expected)) * how.copies
+    dealt = rules.hand_size(num_players) * num_players
+    return _Shape(deck, tuple(1 << c for c in deck), dealt, len(deck) - dealt, expected, how.copies, how.stock,
+                  how.full_deck)
 
 
 @lru_cache(maxsize=256)
@@ -115,7 +130,7 @@ def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int
 
 def deal_hands(rules: Rules, num_players: int, dealer: int, rng: np.random.Generator) -> list[int]:
     """The hands of :func:`deal_cards` (masks; rules that leave cards apart or deal two decks need :func:`deal_cards`)."""
-    if dealing(rules).copies != 1 or rules.kitty_size(num_players):
+    if _shape(rules, num_players).copies != 1 or _shape(rules, num_players).apart:
         raise ValueError("these rules leave cards apart (a kitty, a stock) or deal two decks; use deal_cards(), "
                          "which returns (hands, kitty)")
     return deal_cards(rules, num_players, dealer, rng)[0]
@@ -175,7 +190,9 @@ class Deal:
         "_on_lead": "The systems' hooks told of each lead (charging).",
         "_on_card": "The systems' hooks told of each card played (Booster Nines).",
         "_next_player": "The system that passes over positions out of the deal (Domino Hearts), else None.",
-        "_any_follow_hook": "A system draws before, filters or compels the follows: the general follow path.",
+        "_trick_full": "The systems' hooks asked whether a full trick goes round again (Booster Nines).",
+        "_any_follow_hook": "A system picks the next player, draws before, filters or compels the follows: the "
+                            "general follow path.",
         "_plain_tricks": "One deck, no trumps, no system at the trick's end, each position once from the leader: "
                          "the fast trick path.",
     }
@@ -240,9 +257,10 @@ class Deal:
     ) -> None:
         if on_illegal not in ILLEGAL_MODES:
             raise ValueError(f"on_illegal={on_illegal!r} is not allowed; allowed: {list(ILLEGAL_MODES)}")
-        masks, doubles = _hand_masks(rules, hands)
-        kitty = _kitty_ids(kitty, dealing(rules).stock)
-        _check_hands(rules, masks, doubles, kitty)
+        how = dealing(rules)
+        masks, doubles = _hand_masks(rules, hands, how.copies)
+        kitty = _kitty_ids(kitty, how.stock)
+        _check_hands(rules, masks, doubles, kitty, how.copies)
         k = len(masks)
         if type(dealer) is not int or not 0 <= dealer < k:  # the common case, a plain int in range, skips this
             dealer = checks.whole("dealer", dealer, 0, k - 1, what="a position")
@@ -285,7 +303,8 @@ class Deal:
         self._on_lead = hooks.on_lead
         self._on_card = hooks.on_card
         self._next_player = hooks.next_player[0] if hooks.next_player else None
-        self._any_follow_hook = bool(self._follow_filters or hooks.before_follow)
+        self._trick_full = hooks.trick_full
+        self._any_follow_hook = bool(self._follow_filters or hooks.before_follow or hooks.next_player)
         self._plain_tricks = (rules.trumps == "none" and not self.two_decks and not hooks.trick_end
                               and not hooks.trick_positions)
 
@@ -717,21 +736,30 @@ class Deal:
             for on_card in self._on_card:
                 on_card(self, c, suit)
         nxt = (p + 1) % self.num_players
-        if self._next_player:
-            nxt = self._next_player(self, nxt)
-        if len(trick) >= self.trick_len and not any(goes_on(self, nxt) for goes_on in self._hooks.trick_full):
+        if len(trick) >= self.trick_len and not (self._trick_full and self._goes_round(nxt)):
             self._finish_trick()
             return
-        self.to_act = nxt
         if self._any_follow_hook:
+            if self._next_player:  # a system passes over the players out of the deal
+                nxt = self._next_player(self, nxt)
+            self.to_act = nxt
             self.legal = self._follow_legal(nxt)
             return
+        self.to_act = nxt
         hand = self._hands[nxt]
         follow = hand & SUIT_MASKS[self.led_suit]
         legal = follow if follow else hand
         if not self._tricks:
             legal = self._first_trick_rule(legal)
         self.legal = legal
+
+    def _goes_round(self, nxt: int) -> bool:
+        """Whether a system sends the full trick round again, from ``nxt`` (Booster Nines). Apart from
+        :meth:`_play`, whose locals a generator over the hooks would turn into closure cells at every card."""
+        for goes_on in self._trick_full:
+            if goes_on(self, nxt):
+                return True
+        return False
 
     def _trick_winner(self, trick: list[int]) -> int | None:
         """Position of the trick's winner, or None when every led-suit card is cancelled."""
@@ -748,7 +776,9 @@ class Deal:
                 if not followers:
                     return None
             winning = max(followers)
-        return self.trick_positions(len(self._tricks))[trick.index(winning)]
+        if self._hooks.trick_positions:
+            return self.trick_positions(len(self._tricks))[trick.index(winning)]
+        return (self.leader + trick.index(winning)) % self.num_players
 
     def _collect(self, winner: int, cards: Sequence[int]) -> int:
         """``winner`` takes ``cards`` as one trick; returns the penalty points in it."""
@@ -840,7 +870,7 @@ class Deal:
         )
 
 
-def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[list[int], list[int]]:
+def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]], copies: int) -> tuple[list[int], list[int]]:
     """Hands as (ids held, ids held twice) masks; a hand is a mask or a sequence of card ids.
 
     Every mask and card id is checked by :mod:`~bm_env.engine.checks` first: a negative mask
@@ -849,7 +879,6 @@ def _hand_masks(rules: Rules, hands: Sequence[int | Sequence[int]]) -> tuple[lis
     if type(hands) not in (list, tuple) and not checks.is_sequence(hands):
         raise ValueError(f"hands must be a sequence of hands, one per position, got {checks.shown(hands)}")
     masks, doubles = [], []
-    copies = dealing(rules).copies
     # Plain ints in range, the common case (a search plays thousands of deals), skip the checks' calls.
     for i, h in enumerate(hands):
         if checks.is_whole(h):
@@ -887,19 +916,19 @@ def _kitty_ids(kitty: Sequence[int], stock: bool) -> tuple[int, ...]:
     return tuple(ids if stock else sorted(ids))
 
 
-def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tuple[int, ...]) -> None:
+def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tuple[int, ...], copies: int) -> None:
     k = len(masks)
-    how = dealing(rules)
-    top = MAX_PLAYERS_ONE_DECK if how.copies == 1 else MAX_PLAYERS_TWO_DECKS
+    top = MAX_PLAYERS_ONE_DECK if copies == 1 else MAX_PLAYERS_TWO_DECKS
     if not 2 <= k <= top:
         raise ValueError(f"a deal has 2 to {top} players, got {k} hands")
-    apart = rules.kitty_size(k)
+    shape = _shape(rules, k)
+    apart = shape.apart
     if kitty and not apart:
         raise ValueError(f"these rules leave no card apart (no kitty, no stock), but a kitty of {len(kitty)} was given")
     if len(kitty) != apart:
         raise ValueError(f"the kitty must hold the {apart} cards left over, got {len(kitty)}")
-    expected = rules.deck_mask(k)
-    if how.copies == 1:
+    expected = shape.expected
+    if copies == 1:
         seen = 0
         for i, m in enumerate(masks):
             if m & seen:
@@ -913,7 +942,7 @@ def _check_hands(rules: Rules, masks: list[int], doubles: list[int], kitty: tupl
         if seen != expected:
             missing = cards_of(expected & ~seen)
             extra = cards_of(seen & ~expected)
-            deck = "full deck" if how.full_deck else f"deck of deck table {rules.deck_table!r}"
+            deck = "full deck" if shape.full_deck else f"deck of deck table {rules.deck_table!r}"
             raise ValueError(
                 f"hands do not make the {k}-player {deck}: "
                 f"missing {[card_str(c) for c in missing]}, not in that deck {[card_str(c) for c in extra]}"

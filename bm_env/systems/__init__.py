@@ -84,16 +84,20 @@ def deal_hooks(rules: Rules) -> DealHooks:
     return DealHooks(**points, phases=phases, rules=rules)
 
 
-@lru_cache(maxsize=256)
 def dealing(rules: Rules) -> Dealing:
     """How ``rules`` deal the cards: the :class:`~bm_env.systems.component.Dealing` of the systems in use, joined
-    (each field set by at most one system: the systems that set the same one refuse each other's options)."""
-    joined: dict[str, Any] = {}
-    for system in SYSTEMS:
-        change = system.dealing(rules)
-        if change is not None:
-            joined.update({k: v for k, v in vars(change).items() if v != getattr(_CLASSIC_DEAL, k)})
-    return Dealing(**joined)
+    (each field set by at most one system: the systems that set the same one refuse each other's options).
+    Asked at every deal, so kept on the rules object once made, like its hash (and, like it, left out of pickles)."""
+    try:
+        return rules._dealing
+    except AttributeError:
+        joined: dict[str, Any] = {}
+        for system in SYSTEMS:
+            change = system.dealing(rules)
+            if change is not None:
+                joined.update({k: v for k, v in vars(change).items() if v != getattr(_CLASSIC_DEAL, k)})
+        object.__setattr__(rules, "_dealing", Dealing(**joined))
+        return rules._dealing
 
 
 _CLASSIC_DEAL = Dealing()

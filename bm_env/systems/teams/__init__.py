@@ -6,6 +6,7 @@ points chooses); ``"individual"`` scores each player and lets the team totals de
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,9 +48,10 @@ def side_totals(rules: Rules, totals) -> tuple[int, ...]:
     return tuple(sum(totals[s] for s in side) for side in sides(rules, len(totals)))
 
 
+@lru_cache(maxsize=64)
 def scoring_units(rules: Rules, num_players: int) -> tuple[tuple[int, ...], ...]:
     """The positions that score a deal together: the joint partnerships, whose tricks count as one, or each
-    position alone (individual partners score apart)."""
+    position alone (individual partners score apart). Cached: every deal's scores ask."""
     if rules.teams == "joint" and num_players == 4:
         return ((0, 2), (1, 3))
     return tuple((p,) for p in range(num_players))
