@@ -45,4 +45,7 @@ nitpick_ignore_regex = [("py:.*", r"(numpy|np|gymnasium|pettingzoo|torch|yaml|ar
 # PettingZoo's type aliases in the signatures of its classes we subclass, and the TypeVar of
 # the config loader: names without a page of their own.
 nitpick_ignore = [("py:class", name) for name in ("AECEnv", "AgentID", "ObsType", "ActionType", "bm_env.config.T")]
+# The bases that the rules object and the information state build from the systems' registry
+# (dataclasses.make_dataclass): private, their fields documented on the classes built on them.
+nitpick_ignore += [("py:class", name) for name in ("types._Options", "types._SeatFacts", "_SeatView")]
 html_theme = "alabaster"

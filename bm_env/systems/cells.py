@@ -30,6 +30,6 @@ def put_number(vec: np.ndarray, part: slice, index: int, v: int) -> None:
 
 
 #: What the int8 observation can hold: a rule value in one cell (card values, the clean-trick bonus),
-#: points and totals in two cells (|v| at most 4095).
+#: points and totals in two cells (at most 4095 either way).
 CELL_RANGE = (-128, 127)
 NUMBER_LIMIT = 4095

@@ -2,7 +2,7 @@
 
 Every set the engine keeps (a hand, the cards received, passed, played, on the trick, a kitty, its discards)
 is one uint64 mask here. Cancellation's two decks hold cards twice: their kernel is a subclass of
-:class:`CardSets` (:class:`bm_env.systems.two_decks.vector.TwoDecksKernel`) that keeps a second mask of the
+:class:`CardSets` (``TwoDecksKernel``, in ``bm_env/systems/two_decks/vector.py``) that keeps a second mask of the
 cards in a set twice beside each, and the engine and the systems' kernels move cards through these operations
 wherever a card could come twice. A set is handed over as its masks ("planes": the cards in it at least once,
 then, with two decks, those in it twice), ``copies`` of them; the operations change the engine's arrays they
