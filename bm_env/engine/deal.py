@@ -221,8 +221,6 @@ class Deal:
         "moon_shot": "``(position, total)`` of a moon (or sun) shot once the tricks are over, else None.",
         "moon_choice": 'The shooter\'s choice, ``"subtract"`` or ``"add"``, once made; else None.',
         "_last_winner": "Winner of the last trick won (Cancellation, the kitty).",
-        "_suits_led": "Charging: the cards of every suit led so far.",
-        "_first_of_suit": "Charging: the trick in progress is the first led in its suit.",
         # ... and those the rule systems declare (RuleSystem.deal_values)
         **{name: doc for system in SYSTEMS for name, (_, doc) in system.deal_values.items()},
     }
@@ -233,7 +231,7 @@ class Deal:
         "_captured", "_penalty_taken", "_clean_tricks", "_tricks_won",
         "_tricks", "_pending",
         "_pass_picks", "_passed_on", "_pass_receiver", "_received", "_received_cards",
-        "_charged", "_kitty_discards",
+        "_kitty_discards",
         *(name for system in SYSTEMS for name in system.deal_lists),  # those the rule systems declare
     )
     # Slots rather than an instance dict also give the interpreter's fast path for attribute reads
@@ -340,9 +338,6 @@ class Deal:
         self._pass_receiver = [(q + self.pass_offset) % k for q in range(k)]  # final holder of q's pass
         self._received = [0] * k
         self._received_cards: list[tuple[int, ...]] = [()] * k
-        self._charged = [0] * k  # Turbo Hearts: cards each position charged (public)
-        self._suits_led = 0  # union of SUIT_MASKS of the suits led so far (charging)
-        self._first_of_suit = False  # the trick in progress is the first led in its suit
         self.trick_len = k
         self.kitty_taker: int | None = None
         self._kitty_discards: list[int] = []  # kitty_to_hand: cards the taker discarded face down
@@ -540,11 +535,6 @@ class Deal:
         return passing.received_from(self, p)
 
     # ------------------------------------------------------------------ the read face: the other rule systems
-
-    @property
-    def charged(self) -> tuple[int, ...]:
-        """Turbo Hearts: the cards each position charged, as masks (public)."""
-        return tuple(self._charged)
 
     @property
     def kitty_discards(self) -> tuple[int, ...]:

@@ -49,7 +49,7 @@ def _encode_state(vec: np.ndarray, o: dict[str, slice], info: InfoState, feats: 
 
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
-# private lists included (declared in bm_env.engine.deal); nothing else does.
+# private lists included (declared below and in bm_env.engine.deal); nothing else does.
 
 
 _NINE = 7  # rank index of the nine

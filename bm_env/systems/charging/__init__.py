@@ -33,8 +33,13 @@ def chargeable(rules: Rules) -> tuple[int, ...]:
 # --- in a seat's information state
 
 
+def charged(deal: Deal) -> tuple[int, ...]:
+    """The cards each position of ``deal`` charged, as masks (public)."""
+    return tuple(deal._charged)
+
+
 def _inform(deal: Deal, pos: int | None, seat: int, by_seat) -> dict:
-    return {"charged": by_seat([tuple(cards_of(m)) for m in deal.charged], ())}
+    return {"charged": by_seat([tuple(cards_of(m)) for m in deal._charged], ())}
 
 
 # --- in the observation
@@ -60,10 +65,10 @@ def _explain(deal: Deal, p: int, hand: int, action: int, name) -> str | None:
         if action == CHARGE_DONE or action not in CHARGE_CARD:
             chargeable = " ".join(name(c) for c in CARD_CHARGE)
             return f"only charging a card you hold of {chargeable}, or ending charging, is a decision now"
-        if deal.charged[p] >> CHARGE_CARD[action] & 1:
+        if deal._charged[p] >> CHARGE_CARD[action] & 1:
             return "it is charged already"
         return "it is not in your hand"
-    if deal.charged[p] >> action & 1:
+    if deal._charged[p] >> action & 1:
         return (f"it is charged: it may not be played to the first trick led in {SUIT_NAMES[action // NUM_RANKS]} "
                 "while another card can be")
     return None
@@ -73,7 +78,7 @@ def _explain(deal: Deal, p: int, hand: int, action: int, name) -> str | None:
 
 
 def _record(deal: Deal) -> dict:
-    return {"charged": [[card_str(c) for c in cards_of(m)] for m in deal.charged]}
+    return {"charged": [[card_str(c) for c in cards_of(m)] for m in deal._charged]}
 
 
 def _replay_charges(replay, record_ends: bool) -> None:
@@ -82,7 +87,7 @@ def _replay_charges(replay, record_ends: bool) -> None:
     charged = [replay.cards(c, f"charged[{i}]") for i, c in enumerate(replay.rec.get("charged", []))]
     while deal.phase == CHARGE:
         pos = deal.to_act
-        mine = deal.charged[pos]
+        mine = deal._charged[pos]
         todo = [c for c in (charged[pos] if pos < len(charged) else []) if not mine >> c & 1]
         if not todo and replay.renege_due(CHARGE):
             replay.apply(replay.extra[2], "renege")
@@ -93,7 +98,7 @@ def _replay_charges(replay, record_ends: bool) -> None:
 
 
 # --- in the reference Deal: part of its implementation, these functions change the deal's state, its
-# private lists included (declared in bm_env.engine.deal); nothing else does.
+# private lists included (declared below and in bm_env.engine.deal); nothing else does.
 
 
 _HEART_CARDS = tuple(cards_of(SUIT_MASKS[HEARTS]))
@@ -195,6 +200,9 @@ SYSTEM = RuleSystem(
     inform=_inform,
     deal_hooks={"after_passing": start_charging, "lead_filter": lead_filter, "follow_filter": follow_filter,
                 "on_lead": note_lead},
+    deal_values={"_suits_led": (0, "Charging: the cards of every suit led so far."),
+                 "_first_of_suit": (False, "Charging: the trick in progress is the first led in its suit.")},
+    deal_lists={"_charged": (0, "Charging: the cards each position charged, a mask (public).")},
     phases={CHARGE: step_charge},
     explain=_explain,
     record_fields=("charged",),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...engine.cards import TEN_CLUBS
-from ..charging import chargeable
+from ..charging import chargeable, charged
 from ..component import Bounds, Option, RuleSystem
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def multipliers(deal: Deal) -> list[int] | None:
     taker = deal.ten_clubs_taker
     if not deal.rules.ten_clubs_multiplier or taker is None:
         return None
-    charged_tc = any(m >> TEN_CLUBS & 1 for m in deal._charged)
+    charged_tc = any(m >> TEN_CLUBS & 1 for m in charged(deal))
     out = [1] * deal.num_players
     out[taker] = 4 if charged_tc else 2
     return out
