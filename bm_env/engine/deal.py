@@ -130,7 +130,8 @@ def _single_deck_penalties(values: tuple[int, ...], deck: int) -> tuple[int, int
 
 def deal_hands(rules: Rules, num_players: int, dealer: int, rng: np.random.Generator) -> list[int]:
     """The hands of :func:`deal_cards` (masks; rules that leave cards apart or deal two decks need :func:`deal_cards`)."""
-    if _shape(rules, num_players).copies != 1 or _shape(rules, num_players).apart:
+    shape = _shape(rules, num_players)
+    if shape.copies != 1 or shape.apart:
         raise ValueError("these rules leave cards apart (a kitty, a stock) or deal two decks; use deal_cards(), "
                          "which returns (hands, kitty)")
     return deal_cards(rules, num_players, dealer, rng)[0]
@@ -792,12 +793,15 @@ class Deal:
             self._clean_tricks[winner] += 1
         return pen
 
-    def _take_points(self, p: int, cards: Sequence[int]) -> None:
-        """Face-down cards added to ``p``'s captured cards outside a trick (kitty, discards)."""
+    def _take_points(self, p: int, cards: Sequence[int], face_down: bool = True) -> None:
+        """Cards added to ``p``'s captured cards outside a trick: face down (a kitty, discards: their points are
+        ``p``'s alone until the deal is scored, :meth:`points_known_to`), or not (the cards Domino Hearts' last
+        player keeps, as the tricks end)."""
         for c in cards:
             v = self.values[c]
             self._captured[p] += v
-            self.face_down_points += v
+            if face_down:
+                self.face_down_points += v
             if v > 0:
                 self._penalty_taken[p] += v
             if c == TEN_CLUBS:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...engine.cards import NUM_CARDS, SUIT_MASKS, TEN_CLUBS, card_str, cards_of
+from ...engine.cards import NUM_CARDS, SUIT_MASKS, card_str, cards_of
 from ..component import Dealing, InfoField, Option, RuleSystem
 
 if TYPE_CHECKING:
@@ -150,13 +150,7 @@ def keep_rest(deal: Deal) -> None:
     deal.stock_drawn = len(deal.kitty)
     deal._hands[keeper] = 0
     deal._kept[keeper] = rest
-    values = deal.values
-    for c in cards_of(rest):
-        deal._captured[keeper] += values[c]
-        if values[c] > 0:
-            deal._penalty_taken[keeper] += values[c]
-        if c == TEN_CLUBS:
-            deal.ten_clubs_taker = keeper
+    deal._take_points(keeper, cards_of(rest), face_down=False)
 
 
 # --- in a seat's information state
