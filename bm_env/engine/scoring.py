@@ -18,7 +18,6 @@ from ..systems.teams import scoring_units
 from .rules import Rules
 
 
-
 def deal_scores(
     rules: Rules,
     captured: Sequence[int],

@@ -314,7 +314,7 @@ class ExtendedEngine(VectorEngine):
 
     def _shooters(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Position of each game's moon shooter, -1 where none, and what the shot is worth (as
-        :func:`bm_env.engine.scoring.moon_shooter`)."""
+        :func:`bm_env.systems.moon.moon_shooter`)."""
         shooter = np.full(games.size, -1, dtype=np.int64)
         total = self.deal_penalty[games].astype(np.int32)
         if self.rules.moon == "off":

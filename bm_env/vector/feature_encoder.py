@@ -28,11 +28,6 @@ PHASE_CODES = ("pass", "play", "charge", "discard", "moon", "done")
 _EXTRA_PHASE_CELLS = np.array([[int(p == x) for x in ref_obs.EXTRA_PHASES] for p in PHASE_CODES], dtype=np.int8)
 
 
-def seat_cells(n: int) -> np.ndarray:
-    """``[n + 1, n]``: row 0 no seat, row 1 + r one-hot at seat r (relative to the observer)."""
-    return np.vstack([np.zeros((1, n), dtype=np.int8), np.eye(n, dtype=np.int8)])
-
-
 def unpack_planes(masks: np.ndarray, cells: int = NUM_CARDS) -> np.ndarray:
     """``[M, cells]`` int8 of the low ``cells`` bits of each uint64 in ``masks`` ``[M]``."""
     return np.unpackbits(np.ascontiguousarray(masks).view(np.uint8).reshape(-1, 8), axis=1, count=cells,
@@ -67,9 +62,15 @@ class FeatureEncoder(Encoder):
         # cells stay empty, as the template has them.
         self.extra_phases = any(k.phases for k in kernels)
         self.voids, self.hearts_broken = o["voids"], o["hearts_broken"].start
+        # [n + 1, n]: row 0 no seat, row 1 + r one-hot at seat r (relative to the observer).
+        self._seat_rows = np.vstack([np.zeros((1, self.n), dtype=np.int8), np.eye(self.n, dtype=np.int8)])
         # By phase code: its phase cells (passing, playing; none for the extra phases) as flag bits.
         phase = [self.phase_receiver_bits[ph * self.n] & self.phase_mask for ph in (0, 1)]
         self.phase_bits = np.array(phase + [0] * (len(PHASE_CODES) - 2), dtype=np.uint64)
+
+    def seat_cells(self, seats: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """``[M, n]``: each of ``seats`` (-1: none, all zeros) one-hot at its place relative to the observer ``me``."""
+        return self._seat_rows[np.where(seats >= 0, (seats - me) % self.n + 1, 0)]
 
     def encode(self, s: dict) -> tuple[np.ndarray, np.ndarray]:
         me = s["to_act"]

@@ -14,7 +14,7 @@ import numpy as np
 from ...engine import checks
 from ...engine.phases import DISCARD, PLAY
 from ...vector.encoder import number_cells
-from ...vector.feature_encoder import PHASE_CODES, put_counts, seat_cells
+from ...vector.feature_encoder import PHASE_CODES, put_counts
 from ...vector.kernel import Kernel, Phase
 from . import SYSTEM
 
@@ -29,12 +29,10 @@ class KittyKernel(Kernel):
 
     def __init__(self, rules) -> None:
         super().__init__()
-        self.n = rules.num_players
         self.size = rules.kitty_size()
         self.first_point = rules.kitty == "first_point"
         self.to_hand = rules.kitty_to_hand
         self.hides_points = self.size > 0
-        self.seat_cells = seat_cells(self.n)
         self.state_arrays = ("kitty", "discarded", "kitty_taker", "discards_left")
         self.hooks = {"allocate": self.allocate, "start_deals": self.start_deals, "given_leftover": self.given,
                       "arrays": self.arrays, "encode": self.encode, "state": self.state,
@@ -130,7 +128,7 @@ class KittyKernel(Kernel):
 
     def encode(self, enc, tail, parts, s, me) -> None:
         taker = s["kitty_taker"]
-        tail[:, parts["kitty_taker"]] = self.seat_cells[np.where(taker >= 0, (taker - me) % self.n + 1, 0)]
+        tail[:, parts["kitty_taker"]] = enc.seat_cells(taker, me)
         mine = taker == me  # the kitty's cards and the discards are seen by its taker only
         put_counts(tail, parts["kitty_cards"], s["kitty"], mine)
         if self.to_hand:  # else nobody discards: the plane stays as the template has it, empty

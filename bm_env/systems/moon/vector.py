@@ -12,7 +12,7 @@ import numpy as np
 
 from ...engine.actions import MOON_ADD, MOON_SUBTRACT
 from ...engine.phases import MOON
-from ...vector.feature_encoder import PHASE_CODES, seat_cells
+from ...vector.feature_encoder import PHASE_CODES
 from ...vector.kernel import Kernel, Phase
 from ..match import match_would_end
 from . import SYSTEM, shooter_would_lead
@@ -57,8 +57,6 @@ class MoonKernel(Kernel):
 
     def __init__(self, rules) -> None:
         super().__init__()
-        self.n = rules.num_players
-        self.seat_cells = seat_cells(self.n)
         self.sun_points = rules.sun_points
         self.hooks = {"arrays": self.arrays, "encode": self.encode}
         if self.sun_points is not None:
@@ -105,8 +103,7 @@ class MoonKernel(Kernel):
         return {"shooter": e.shooter}
 
     def encode(self, enc, tail, parts, s, me) -> None:
-        shooter = s["shooter"]
-        tail[:, parts["moon_shooter"]] = self.seat_cells[np.where(shooter >= 0, (shooter - me) % self.n + 1, 0)]
+        tail[:, parts["moon_shooter"]] = enc.seat_cells(s["shooter"], me)
 
 
 def kernel(rules) -> MoonKernel:
